@@ -1,0 +1,189 @@
+package io.cdcconnect.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A real Kafka broker and a real distributed Connect worker with its REST API ({@link EmbeddedConnectCluster}).
+ * The worker's {@code plugin.path} is the folder where the build unpacked our plugin archives: the connectors are
+ * loaded from there, in their own plugin class loaders, exactly as a user installs them; they are not on this
+ * classpath, so a packaging mistake fails here.
+ */
+public final class ConnectCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectCluster.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final EmbeddedConnectCluster cluster;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private ConnectCluster(EmbeddedConnectCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    public static ConnectCluster start(Path pluginDir, Map<String, String> extraWorkerProps) {
+        if (!Files.isDirectory(pluginDir)) {
+            throw new IllegalStateException("plugin folder " + pluginDir + " does not exist: build the plugin archives first "
+                    + "(mvn -DskipTests install) so that integration-tests can unpack them");
+        }
+        Map<String, String> worker = new HashMap<>();
+        worker.put(WorkerConfig.PLUGIN_PATH_CONFIG, pluginDir.toAbsolutePath().toString());
+        worker.put("plugin.discovery", "hybrid_warn");
+        worker.put("offset.flush.interval.ms", "1000");
+        worker.put("connector.client.config.override.policy", "All");
+        worker.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
+        worker.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
+        worker.putAll(extraWorkerProps);
+        Properties broker = new Properties();
+        broker.put("auto.create.topics.enable", "false");
+        broker.put("log.flush.interval.messages", "1000000");
+        long t0 = System.nanoTime();
+        EmbeddedConnectCluster c = new EmbeddedConnectCluster.Builder()
+                .name("cdc-connect")
+                .numWorkers(1)
+                .numBrokers(1)
+                .brokerProps(broker)
+                .workerProps(worker)
+                .maskExitProcedures(true)
+                .build();
+        c.start();
+        ConnectCluster cc = new ConnectCluster(c);
+        LOG.info("Kafka broker at {} and Connect worker at {} started in {} ms", c.kafka().bootstrapServers(),
+                cc.restUrl(), (System.nanoTime() - t0) / 1_000_000);
+        return cc;
+    }
+
+    public EmbeddedConnectCluster raw() {
+        return cluster;
+    }
+
+    public String bootstrapServers() {
+        return cluster.kafka().bootstrapServers();
+    }
+
+    /** The REST address of a running worker, e.g. http://localhost:8083/. */
+    public URI restUrl() {
+        return cluster.healthyWorkers().stream().findFirst()
+                .map(w -> ((WorkerHandle) w).url())
+                .orElseThrow(() -> new IllegalStateException("no healthy Connect worker"));
+    }
+
+    /** {@code PUT /connectors/{name}/config}, as a user would; fails with the worker's own message on error. */
+    public void putConnector(String name, Map<String, String> config) {
+        try {
+            String body = JSON.writeValueAsString(config);
+            HttpRequest req = HttpRequest.newBuilder(restUrl().resolve("/connectors/" + name + "/config"))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(body))
+                    .build();
+            HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() >= 300) {
+                throw new IllegalStateException("PUT /connectors/" + name + "/config answered " + resp.statusCode()
+                        + ": " + resp.body());
+            }
+            LOG.info("connector {} configured over REST ({})", name, resp.statusCode());
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect REST API unreachable: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code GET /connectors/{name}/status}, or null when the connector is unknown. */
+    public JsonNode status(String name) {
+        try {
+            HttpRequest req = HttpRequest.newBuilder(restUrl().resolve("/connectors/" + name + "/status"))
+                    .timeout(Duration.ofSeconds(30)).GET().build();
+            HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() == 404) return null;
+            return JSON.readTree(resp.body());
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect REST API unreachable: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until the connector and all of its tasks report RUNNING; fails at once with the trace of a FAILED task. */
+    public void awaitRunning(String name, int tasks, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = status(name);
+            if (last != null) {
+                failIfFailed(name, last);
+                boolean connectorUp = "RUNNING".equals(last.path("connector").path("state").asText());
+                int running = 0;
+                for (JsonNode t : last.path("tasks")) {
+                    if ("RUNNING".equals(t.path("state").asText())) running++;
+                }
+                if (connectorUp && running >= tasks) return;
+            }
+            sleep(250);
+        }
+        throw new IllegalStateException("connector " + name + " not running after " + timeout + ": " + last);
+    }
+
+    /** Throws when the connector or a task has FAILED, with the worker's trace. */
+    public void assertNotFailed(String name) {
+        JsonNode s = status(name);
+        if (s != null) failIfFailed(name, s);
+    }
+
+    private static void failIfFailed(String name, JsonNode s) {
+        if ("FAILED".equals(s.path("connector").path("state").asText())) {
+            throw new IllegalStateException("connector " + name + " FAILED: " + s.path("connector").path("trace").asText());
+        }
+        for (JsonNode t : s.path("tasks")) {
+            if ("FAILED".equals(t.path("state").asText())) {
+                throw new IllegalStateException("task " + name + "-" + t.path("id").asInt() + " FAILED: "
+                        + t.path("trace").asText());
+            }
+        }
+    }
+
+    /**
+     * Stops the only worker and starts a fresh one in the same group: tasks stop mid-stream and resume from the
+     * offsets that were committed, as after a worker restart in production.
+     */
+    public void restartWorker() {
+        WorkerHandle old = cluster.workers().iterator().next();
+        long t0 = System.nanoTime();
+        cluster.removeWorker(old);
+        cluster.addWorker();
+        LOG.info("Connect worker restarted in {} ms; REST now at {}", (System.nanoTime() - t0) / 1_000_000, restUrl());
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        cluster.stop();
+    }
+}

@@ -1,0 +1,124 @@
+package io.cdcconnect.it;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The README's main job: the whole pipeline on embedded servers, a workload, progress while it runs, and a
+ * row-by-row comparison of source and target at the end. Exits 0 only when every table matches.
+ *
+ * <pre>
+ * options: --transactions N   workload transactions after the snapshot (default 3000)
+ *          --preload N        customers (each with two orders) written before the connectors start (default 300)
+ *          --pause-micros N   pause between transactions (default 0)
+ *          --keep-running     leave everything running afterwards, for exploring over REST (Ctrl-C stops)
+ *          --target-host H --target-port P --target-user U --target-password W --target-database D
+ *                             apply into another MariaDB/MySQL server instead of a database on the embedded one
+ * </pre>
+ */
+public final class PipelineDemo {
+
+    public static void main(String[] args) throws Exception {
+        int transactions = 3000;
+        int preload = 300;
+        long pauseMicros = 0;
+        boolean keepRunning = false;
+        String tHost = null, tUser = "root", tPassword = "", tDb = "shop_replica";
+        int tPort = 3306;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--transactions" -> transactions = Integer.parseInt(args[++i]);
+                case "--preload" -> preload = Integer.parseInt(args[++i]);
+                case "--pause-micros" -> pauseMicros = Long.parseLong(args[++i]);
+                case "--keep-running" -> keepRunning = true;
+                case "--target-host" -> tHost = args[++i];
+                case "--target-port" -> tPort = Integer.parseInt(args[++i]);
+                case "--target-user" -> tUser = args[++i];
+                case "--target-password" -> tPassword = args[++i];
+                case "--target-database" -> tDb = args[++i];
+                default -> {
+                    System.err.println("unknown option " + args[i] + " (see PipelineDemo's javadoc or README.md)");
+                    System.exit(2);
+                }
+            }
+        }
+        Pipeline.Target target = tHost == null ? null : new Pipeline.Target(tHost, tPort, tUser, tPassword, tDb);
+        Path work = Path.of(System.getProperty("cdc.work.dir", "target/demo-work"));
+        long t0 = System.nanoTime();
+        say("[1/5] starting MariaDB 11.4 with binlog, a Kafka broker and a Connect worker (embedded)...");
+        Pipeline p = Pipeline.start(work, "shop", target);
+        boolean ok = false;
+        try {
+            say("      MariaDB at 127.0.0.1:" + p.mariaDb().port() + ", Kafka at " + p.connect().bootstrapServers()
+                    + ", Connect REST at " + p.connect().restUrl());
+            say("[2/5] creating `shop` upstream and `" + p.target().database() + "` downstream; preloading "
+                    + preload + " customers with two orders each...");
+            p.createSchemas();
+            Workload workload = new Workload(20261122L);
+            try (Connection c = p.sourceConnection()) {
+                workload.preload(c, preload);
+            }
+            say("      " + workload.rowChanges() + " rows written before capture starts (they arrive by snapshot)");
+            say("[3/5] registering the connectors over REST (config/source-mariadb.json, config/sink-mariadb.json)...");
+            p.registerConnectors();
+            say("[4/5] running " + transactions + " transactions upstream (inserts, updates incl. key changes, deletes)...");
+            long w0 = System.nanoTime();
+            long[] lastPrint = {System.nanoTime()};
+            try (Connection c = p.sourceConnection()) {
+                workload.run(c, transactions, pauseMicros, rows -> {
+                    if (System.nanoTime() - lastPrint[0] > 2_000_000_000L) {
+                        lastPrint[0] = System.nanoTime();
+                        PipelineProgress.Snapshot s = p.progress();
+                        say(String.format("      written %d row changes | captured %d messages | applied %d | lag %d",
+                                rows, s.captured(), s.applied(), s.lag()));
+                    }
+                });
+            }
+            double writeSecs = (System.nanoTime() - w0) / 1e9;
+            say(String.format("      workload done: %d row changes in %.1f s", workload.rowChanges(), writeSecs));
+            say("[5/5] waiting for the target to catch up, then comparing every row...");
+            long c0 = System.nanoTime();
+            List<TableComparison.Result> results = p.awaitCaughtUp(Duration.ofMinutes(5), line -> say("      " + line));
+            double catchUp = (System.nanoTime() - c0) / 1e9;
+            say("");
+            say("Summary");
+            for (TableComparison.Result r : results) {
+                say(String.format("  %-12s %6d rows upstream  %6d downstream  %s", r.table(), r.sourceRows(),
+                        r.targetRows(), r.matches() ? "match" : "DIFFERENT (" + r.differenceCount() + "): " + r.differences()));
+            }
+            PipelineProgress.Snapshot s = p.progress();
+            say(String.format("  %d row changes written; %d messages captured and applied; caught up %.1f s after the "
+                    + "workload ended; %.1f s in all", workload.rowChanges(), s.applied(), catchUp, (System.nanoTime() - t0) / 1e9));
+            ok = results.stream().allMatch(TableComparison.Result::matches);
+            say(ok ? "RESULT: source and target match" : "RESULT: source and target DIFFER");
+            if (keepRunning) {
+                say("");
+                say("Everything keeps running. Connect REST: " + p.connect().restUrl() + "  (try GET /connectors/cdc-sink/status)");
+                say("Kafka: " + p.connect().bootstrapServers() + "   MariaDB: 127.0.0.1:" + p.mariaDb().port() + " user "
+                        + EmbeddedMariaDb.USER + " (password in EmbeddedMariaDb.java), databases shop and " + p.target().database());
+                say("Press Ctrl-C to stop.");
+                CountDownLatch stop = new CountDownLatch(1);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    p.close();
+                    stop.countDown();
+                }));
+                stop.await();
+                return;
+            }
+        } catch (Exception e) {
+            say("FAILED: " + e.getMessage());
+            e.printStackTrace();
+        } finally {
+            if (!keepRunning) p.close();
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static void say(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}

@@ -1,0 +1,377 @@
+package io.cdcconnect.codec.canal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.Compression;
+import io.cdcconnect.codec.json.GoJson;
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.codec.model.Watermark;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads Canal-JSON written by TiCDC (or by {@link CanalJsonEncoder}) into the model.
+ *
+ * <p>A value may hold several messages separated by {@code "\n"} (TiCDC's terminator). Columns come in the order of
+ * the {@code data} object; their types from {@code mysqlType} (short names such as "int unsigned" or full
+ * definitions such as "decimal(10,4)"), falling back to {@code sqlType}. {@code pkNames} columns get
+ * PRIMARY_KEY|HANDLE_KEY. One {@link TableInfo} is built per distinct (schema, table, columns, types, pkNames) and
+ * reused. Without {@code _tidb.commitTs} the commit ts is {@code es << 18}. An update's {@code old} may leave out
+ * unchanged columns (only-output-updated-columns / content-compatible); they are taken from {@code data}.
+ *
+ * <p>Not thread-safe (it caches tables); use one decoder per thread.
+ */
+public final class CanalJsonDecoder {
+
+    private static final int MAX_CACHED_TABLES = 4096;
+
+    private final Compression compression;
+    private final Map<TableKey, CachedTable> tables = new HashMap<>();
+
+    public CanalJsonDecoder() {
+        this(Compression.NONE);
+    }
+
+    /** @param compression how the producer compressed each value (TiCDC's large-message-handle-compression) */
+    public CanalJsonDecoder(Compression compression) {
+        this.compression = compression;
+    }
+
+    /** Number of distinct table versions seen (for tests and metrics). */
+    public int cachedTables() {
+        return tables.size();
+    }
+
+    /**
+     * Decodes every message in the value, in order.
+     *
+     * @throws CodecException naming the message number (1-based) and, for a bad value, the table and column
+     */
+    public List<ChangeEvent> decode(byte[] value) {
+        if (value == null) {
+            throw new CodecException("canal-json: null value (a tombstone is not a Canal-JSON message)");
+        }
+        byte[] data = compression.decompress(value);
+        List<ChangeEvent> out = new ArrayList<>(1);
+        int index = 0;
+        try (JsonParser p = GoJson.parser(data, 0, data.length)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                index++;
+                if (t != JsonToken.START_OBJECT) {
+                    throw new CodecException("canal-json message #" + index + ": expected a JSON object, found " + t);
+                }
+                Message m = readMessage(p, index);
+                toEvents(m, index, out);
+            }
+        } catch (JsonProcessingException e) {
+            throw new CodecException("canal-json message #" + Math.max(index, 1) + ": malformed JSON: "
+                    + e.getOriginalMessage() + " at byte " + e.getLocation().getByteOffset(), e);
+        } catch (IOException e) {
+            throw new CodecException("canal-json: cannot read value: " + e, e);
+        }
+        if (index == 0) {
+            throw new CodecException("canal-json: value holds no message (" + value.length + " bytes)");
+        }
+        return out;
+    }
+
+    /** The fields of one message, as sent. */
+    private static final class Message {
+        String database = "";
+        String table = "";
+        List<String> pkNames;
+        boolean isDdl;
+        String type;
+        long es;
+        String sql;
+        LinkedHashMap<String, Integer> sqlType;
+        LinkedHashMap<String, String> mysqlType;
+        List<RawRow> data;
+        List<RawRow> old;
+        Long commitTs;
+        Long watermarkTs;
+        boolean onlyHandleKey;
+        String claimCheckLocation;
+    }
+
+    /** One row image as names and texts, in message order. */
+    private static final class RawRow {
+        final ArrayList<String> names = new ArrayList<>();
+        final ArrayList<String> values = new ArrayList<>();
+    }
+
+    private Message readMessage(JsonParser p, int index) throws IOException {
+        Message m = new Message();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "database": m.database = v == JsonToken.VALUE_NULL ? "" : p.getText(); break;
+                case "table": m.table = v == JsonToken.VALUE_NULL ? "" : p.getText(); break;
+                case "pkNames": m.pkNames = readStrings(p, v); break;
+                case "isDdl": m.isDdl = v == JsonToken.VALUE_TRUE; break;
+                case "type": m.type = v == JsonToken.VALUE_NULL ? null : p.getText(); break;
+                case "es": m.es = v == JsonToken.VALUE_NULL ? 0 : p.getValueAsLong(); break;
+                case "sql": m.sql = v == JsonToken.VALUE_NULL ? null : p.getText(); break;
+                case "sqlType": m.sqlType = readIntMap(p, v); break;
+                case "mysqlType": m.mysqlType = readStringMap(p, v); break;
+                case "data": m.data = readRows(p, v); break;
+                case "old": m.old = readRows(p, v); break;
+                case "_tidb": readTidb(p, v, m); break;
+                default: p.skipChildren(); // id, ts and anything newer
+            }
+        }
+        return m;
+    }
+
+    private static List<String> readStrings(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        expect(t, JsonToken.START_ARRAY, "pkNames");
+        List<String> out = new ArrayList<>(2);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            out.add(p.getText());
+        }
+        return out;
+    }
+
+    private static LinkedHashMap<String, Integer> readIntMap(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        expect(t, JsonToken.START_OBJECT, "sqlType");
+        LinkedHashMap<String, Integer> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            out.put(name, p.getValueAsInt());
+        }
+        return out;
+    }
+
+    private static LinkedHashMap<String, String> readStringMap(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        expect(t, JsonToken.START_OBJECT, "mysqlType");
+        LinkedHashMap<String, String> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            out.put(name, p.getText());
+        }
+        return out;
+    }
+
+    private static List<RawRow> readRows(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        expect(t, JsonToken.START_ARRAY, "data/old");
+        List<RawRow> rows = new ArrayList<>(1);
+        JsonToken r;
+        while ((r = p.nextToken()) != JsonToken.END_ARRAY) {
+            expect(r, JsonToken.START_OBJECT, "a row of data/old");
+            RawRow row = new RawRow();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                row.names.add(p.currentName());
+                JsonToken v = p.nextToken();
+                if (v == JsonToken.VALUE_NULL) {
+                    row.values.add(null);
+                } else if (v.isScalarValue()) {
+                    row.values.add(p.getText()); // hand-made messages sometimes send numbers unquoted
+                } else {
+                    throw new CodecException("column `" + row.names.get(row.names.size() - 1)
+                            + "` holds a JSON " + v + ", expected a string or null");
+                }
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static void readTidb(JsonParser p, JsonToken t, Message m) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return;
+        expect(t, JsonToken.START_OBJECT, "_tidb");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (name) {
+                case "commitTs": m.commitTs = unsigned(p, v, "_tidb.commitTs"); break;
+                case "watermarkTs": m.watermarkTs = unsigned(p, v, "_tidb.watermarkTs"); break;
+                case "onlyHandleKey": m.onlyHandleKey = v == JsonToken.VALUE_TRUE; break;
+                case "claimCheckLocation": m.claimCheckLocation = v == JsonToken.VALUE_NULL ? null : p.getText(); break;
+                default: p.skipChildren();
+            }
+        }
+    }
+
+    /** TSOs exceed 2^53 and, in principle, 2^63: read them from the digits, never through a double. */
+    private static Long unsigned(JsonParser p, JsonToken v, String what) throws IOException {
+        if (v == JsonToken.VALUE_NULL) return null;
+        try {
+            return Long.parseUnsignedLong(p.getText());
+        } catch (NumberFormatException e) {
+            throw new CodecException(what + " is not an unsigned 64-bit integer: " + p.getText());
+        }
+    }
+
+    private static void expect(JsonToken got, JsonToken want, String what) {
+        if (got != want) {
+            throw new CodecException(what + ": expected " + want + ", found " + got);
+        }
+    }
+
+    private void toEvents(Message m, int index, List<ChangeEvent> out) {
+        String where = "canal-json message #" + index;
+        if (m.type == null) {
+            throw new CodecException(where + ": no \"type\"");
+        }
+        if (m.isDdl) {
+            DdlChange.Kind kind;
+            try {
+                kind = DdlChange.Kind.valueOf(m.type);
+            } catch (IllegalArgumentException e) {
+                kind = DdlChange.Kind.QUERY; // Canal knows more DDL types than TiCDC writes; all are statements
+            }
+            out.add(new DdlChange(m.database, m.table, m.sql == null ? "" : m.sql, kind, commitTs(m)));
+            return;
+        }
+        if (CanalJsonEncoder.WATERMARK_TYPE.equals(m.type)) {
+            out.add(new Watermark(m.watermarkTs != null ? m.watermarkTs : m.es << 18));
+            return;
+        }
+        RowChange.Op op;
+        switch (m.type) {
+            case "INSERT": op = RowChange.Op.INSERT; break;
+            case "UPDATE": op = RowChange.Op.UPDATE; break;
+            case "DELETE": op = RowChange.Op.DELETE; break;
+            default: throw new CodecException(where + " (" + m.database + "." + m.table + "): unknown type '"
+                    + m.type + "'");
+        }
+        where = where + " (" + op + " " + m.database + "." + m.table + ")";
+        if (m.onlyHandleKey || m.claimCheckLocation != null) {
+            // The row is incomplete: applying it would write only the key columns. The full row must be read back
+            // from the upstream TiDB at the commit ts, which a Kafka consumer cannot do.
+            throw new CodecException(where + ": the message carries only the handle-key columns ("
+                    + (m.claimCheckLocation != null ? "claim-check location " + m.claimCheckLocation
+                    : "onlyHandleKey") + "); the producer's max-message-bytes was too small for this row");
+        }
+        if (m.data == null || m.data.isEmpty()) {
+            throw new CodecException(where + ": no \"data\"");
+        }
+        CachedTable table = table(m, where);
+        long ts = commitTs(m);
+        for (int r = 0; r < m.data.size(); r++) {
+            Object[] image = image(table, m.data.get(r), null, where + " data[" + r + "]");
+            switch (op) {
+                case INSERT -> out.add(RowChange.insert(table.info, image, ts));
+                case DELETE -> out.add(RowChange.delete(table.info, image, ts));
+                default -> {
+                    RawRow oldRow = m.old != null && r < m.old.size() ? m.old.get(r) : null;
+                    Object[] before = oldRow == null ? image.clone()
+                            : image(table, oldRow, image, where + " old[" + r + "]");
+                    out.add(RowChange.update(table.info, before, image, ts));
+                }
+            }
+        }
+    }
+
+    private static long commitTs(Message m) {
+        return m.commitTs != null ? m.commitTs : m.es << 18;
+    }
+
+    /** Converts one raw row; columns missing from it are taken from {@code fill} (or fail when there is none). */
+    private static Object[] image(CachedTable t, RawRow row, Object[] fill, String where) {
+        int n = t.info.columnCount();
+        Object[] out = new Object[n];
+        boolean[] seen = fill != null || row.names.size() != n ? new boolean[n] : null;
+        for (int i = 0; i < row.names.size(); i++) {
+            String name = row.names.get(i);
+            int pos = i < n && t.names[i].equals(name) ? i : t.positions.getOrDefault(name, -1);
+            if (pos < 0) {
+                throw new CodecException(where + ": column `" + name + "` is not in the table's first row");
+            }
+            String text = row.values.get(i);
+            if (text != null) {
+                ColumnInfo c = t.info.column(pos);
+                try {
+                    out[pos] = CanalValues.parse(c, text);
+                } catch (IllegalArgumentException e) {
+                    throw new CodecException(where + ": column `" + name + "` (" + CanalTypes.mysqlType(c, true)
+                            + "): " + e.getMessage(), e);
+                }
+            }
+            if (seen != null) seen[pos] = true;
+        }
+        if (seen != null) {
+            for (int i = 0; i < n; i++) {
+                if (!seen[i]) {
+                    if (fill == null) {
+                        throw new CodecException(where + ": column `" + t.names[i] + "` is missing");
+                    }
+                    out[i] = fill[i];
+                }
+            }
+        }
+        return out;
+    }
+
+    private CachedTable table(Message m, String where) {
+        RawRow first = m.data.get(0);
+        List<String> types = new ArrayList<>(first.names.size());
+        for (String name : first.names) {
+            String mt = m.mysqlType == null ? null : m.mysqlType.get(name);
+            Integer st = m.sqlType == null ? null : m.sqlType.get(name);
+            types.add(mt != null ? mt : st != null ? "#" + st : "");
+        }
+        List<String> pk = m.pkNames == null ? List.of() : m.pkNames;
+        TableKey key = new TableKey(m.database, m.table, first.names, types, pk);
+        CachedTable t = tables.get(key);
+        if (t == null) {
+            t = build(m, first, where);
+            if (tables.size() >= MAX_CACHED_TABLES) {
+                tables.clear();
+            }
+            // copy the lists: the key must not share the message's mutable ones
+            tables.put(new TableKey(m.database, m.table, List.copyOf(first.names), List.copyOf(types),
+                    List.copyOf(pk)), t);
+        }
+        return t;
+    }
+
+    private static CachedTable build(Message m, RawRow first, String where) {
+        List<ColumnInfo> columns = new ArrayList<>(first.names.size());
+        List<String> pk = m.pkNames == null ? List.of() : m.pkNames;
+        for (String name : first.names) {
+            String mt = m.mysqlType == null ? null : m.mysqlType.get(name);
+            Integer st = m.sqlType == null ? null : m.sqlType.get(name);
+            try {
+                columns.add(CanalTypes.parseColumn(name, mt, st, pk.contains(name)));
+            } catch (IllegalArgumentException e) {
+                throw new CodecException(where + ": column `" + name + "`: " + e.getMessage(), e);
+            }
+        }
+        return new CachedTable(TableInfo.of(m.database, m.table, columns));
+    }
+
+    private record TableKey(String schema, String table, List<String> names, List<String> types, List<String> pk) {
+    }
+
+    private static final class CachedTable {
+        final TableInfo info;
+        final String[] names;
+        final Map<String, Integer> positions;
+
+        CachedTable(TableInfo info) {
+            this.info = info;
+            this.names = info.columns().stream().map(ColumnInfo::name).toArray(String[]::new);
+            this.positions = info.positions();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.cdcconnect.codec.canal;
+
+import io.cdcconnect.codec.json.NumberText;
+import io.cdcconnect.codec.model.ColumnInfo;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+
+/** Model values to Canal-JSON's strings and back (TiCDC's {@code formatValue} and its decoder's inverse). */
+final class CanalValues {
+
+    private CanalValues() {
+    }
+
+    /** The text a non-null value travels as. */
+    static String format(ColumnInfo c, Object v) {
+        switch (c.type()) {
+            case TINY: case SHORT: case INT24: case LONG: case LONGLONG:
+                if (v instanceof Long l) {
+                    return c.unsigned() ? Long.toUnsignedString(l) : Long.toString(l);
+                }
+                return integerText(v, c.unsigned());
+            case YEAR:
+                return v instanceof Number n ? Long.toString(n.longValue()) : v.toString();
+            case BIT: case ENUM: case SET:
+                return integerText(v, true);
+            case FLOAT:
+                if (v instanceof Float f) return NumberText.plain(f);
+                if (v instanceof Double d) return NumberText.plain(d.floatValue());
+                return v.toString();
+            case DOUBLE:
+                if (v instanceof Double d) return NumberText.plain(d);
+                if (v instanceof Float f) return NumberText.plain(f.doubleValue());
+                return v.toString();
+            case DECIMAL: case NEWDECIMAL:
+                return v instanceof BigDecimal d ? d.toPlainString() : v.toString();
+            default:
+                if (v instanceof String s) return s;
+                if (v instanceof byte[] b) {
+                    // Binary strings go one character per byte (Canal's ISO-8859-1 reading); text is UTF-8.
+                    return new String(b, CanalTypes.binaryString(c) || c.type() == io.cdcconnect.codec.model.MySqlType.GEOMETRY
+                            ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+                }
+                return v.toString();
+        }
+    }
+
+    private static String integerText(Object v, boolean unsigned) {
+        if (v instanceof Long l) return unsigned ? Long.toUnsignedString(l) : Long.toString(l);
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) return v.toString();
+        if (v instanceof BigInteger b) return b.toString();
+        if (v instanceof Boolean b) return b ? "1" : "0";
+        return v.toString();
+    }
+
+    /**
+     * Parses a Canal-JSON string into the model's Java type for the column ({@link io.cdcconnect.codec.model.RowChange}).
+     *
+     * @throws IllegalArgumentException when the text does not fit the type (the caller adds where it came from)
+     */
+    static Object parse(ColumnInfo c, String s) {
+        switch (c.type()) {
+            case TINY: case SHORT: case INT24: case LONG: case LONGLONG:
+                return c.unsigned() ? parseUnsigned(s) : parseSigned(s);
+            case YEAR:
+                return parseSigned(s);
+            case BIT: case ENUM: case SET:
+                return parseUnsigned(s);
+            case FLOAT:
+                return Float.parseFloat(s);
+            case DOUBLE:
+                return Double.parseDouble(s);
+            case DECIMAL: case NEWDECIMAL:
+                return new BigDecimal(s);
+            case GEOMETRY:
+                return s.getBytes(StandardCharsets.ISO_8859_1);
+            default:
+                if (CanalTypes.binaryString(c)) {
+                    return latin1(s);
+                }
+                return s;
+        }
+    }
+
+    private static Long parseSigned(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer", e);
+        }
+    }
+
+    private static Long parseUnsigned(String s) {
+        try {
+            if (!s.isEmpty() && s.charAt(0) == '-') {
+                // A signed producer may send -1 for a BIT(64)/BIGINT UNSIGNED pattern; keep the bits.
+                return Long.parseLong(s);
+            }
+            return Long.parseUnsignedLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an unsigned 64-bit integer", e);
+        }
+    }
+
+    /** One byte per character; a character above U+00FF cannot come from a binary column. */
+    private static byte[] latin1(String s) {
+        byte[] b = new byte[s.length()];
+        for (int i = 0; i < b.length; i++) {
+            char ch = s.charAt(i);
+            if (ch > 0xFF) {
+                throw new IllegalArgumentException("binary value holds character U+" + Integer.toHexString(ch)
+                        + " above U+00FF at position " + i);
+            }
+            b[i] = (byte) ch;
+        }
+        return b;
+    }
+}

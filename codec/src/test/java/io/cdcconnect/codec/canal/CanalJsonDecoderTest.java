@@ -1,0 +1,111 @@
+package io.cdcconnect.codec.canal;
+
+import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.ColumnFlags;
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.MySqlType;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.Watermark;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CanalJsonDecoderTest {
+
+    private static List<ChangeEvent> decode(CanalJsonDecoder d, String s) {
+        return d.decode(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String row(String type, String mysqlType, String value) {
+        return "{\"id\":0,\"database\":\"d\",\"table\":\"t\",\"pkNames\":[\"id\"],\"isDdl\":false,\"type\":\"" + type
+                + "\",\"es\":1000,\"ts\":1,\"sql\":\"\",\"sqlType\":{\"id\":4,\"c\":12},\"mysqlType\":{\"id\":\"int\",\"c\":\""
+                + mysqlType + "\"},\"old\":null,\"data\":[{\"id\":\"1\",\"c\":" + value + "}]}";
+    }
+
+    @Test
+    void readsTypesFromMysqlTypeNamesAndFullDefinitions() {
+        CanalJsonDecoder d = new CanalJsonDecoder();
+        RowChange r = (RowChange) decode(d, row("INSERT", "int unsigned", "\"4294967295\"")).get(0);
+        ColumnInfo c = r.table().column(1);
+        assertEquals(MySqlType.LONG, c.type());
+        assertTrue(c.unsigned());
+        assertEquals(4294967295L, r.after()[1]);
+        ColumnInfo id = r.table().column(0);
+        assertEquals(ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY, id.flags());
+
+        RowChange dec = (RowChange) decode(d, row("INSERT", "decimal(10,4)", "\"1.2500\"")).get(0);
+        assertEquals(new BigDecimal("1.2500"), dec.after()[1]);
+        assertEquals(10, dec.table().column(1).length());
+        assertEquals(4, dec.table().column(1).scale());
+
+        RowChange e = (RowChange) decode(d, row("INSERT", "enum('a','b''c')", "\"2\"")).get(0);
+        assertEquals(List.of("a", "b'c"), e.table().column(1).elements());
+        assertEquals(2L, e.after()[1]);
+
+        RowChange bin = (RowChange) decode(d, row("INSERT", "varbinary", "\"\\u00ff\\u0000\"")).get(0);
+        assertTrue(bin.table().column(1).binary());
+        assertEquals(2, ((byte[]) bin.after()[1]).length);
+
+        RowChange u = (RowChange) decode(d, row("INSERT", "bigint unsigned", "\"18446744073709551615\"")).get(0);
+        assertEquals(-1L, u.after()[1]);
+        RowChange n = (RowChange) decode(d, row("INSERT", "text", "null")).get(0);
+        assertEquals(null, n.after()[1]);
+        RowChange empty = (RowChange) decode(d, row("INSERT", "text", "\"\"")).get(0);
+        assertEquals("", empty.after()[1]);
+    }
+
+    @Test
+    void cachesOneTableInfoPerDistinctShape() {
+        CanalJsonDecoder d = new CanalJsonDecoder();
+        RowChange a = (RowChange) decode(d, row("INSERT", "int", "\"1\"")).get(0);
+        RowChange b = (RowChange) decode(d, row("DELETE", "int", "\"2\"")).get(0);
+        assertSame(a.table(), b.table());
+        RowChange c = (RowChange) decode(d, row("INSERT", "bigint", "\"1\"")).get(0);
+        assertEquals(MySqlType.LONGLONG, c.table().column(1).type());
+        assertEquals(2, d.cachedTables());
+    }
+
+    @Test
+    void commitTsFallsBackToEsShifted() {
+        RowChange r = (RowChange) decode(new CanalJsonDecoder(), row("DELETE", "int", "\"1\"")).get(0);
+        assertEquals(1000L << 18, r.commitTs());
+        assertEquals(RowChange.Op.DELETE, r.op());
+    }
+
+    @Test
+    void badValueIsNamedWithMessageTableAndColumn() {
+        CodecException e = assertThrows(CodecException.class,
+                () -> decode(new CanalJsonDecoder(), row("INSERT", "int", "\"1\"") + "\n" + row("INSERT", "int", "\"x\"")));
+        assertTrue(e.getMessage().contains("message #2") && e.getMessage().contains("d.t")
+                && e.getMessage().contains("`c`"), e.getMessage());
+    }
+
+    @Test
+    void malformedJsonIsReported() {
+        CodecException e = assertThrows(CodecException.class, () -> decode(new CanalJsonDecoder(), "{\"id\":"));
+        assertTrue(e.getMessage().contains("malformed JSON"), e.getMessage());
+    }
+
+    @Test
+    void ddlAndWatermark() {
+        List<ChangeEvent> ev = decode(new CanalJsonDecoder(),
+                "{\"id\":0,\"database\":\"a\",\"table\":\"b\",\"pkNames\":null,\"isDdl\":true,\"type\":\"ALTER\",\"es\":5,"
+                        + "\"ts\":1,\"sql\":\"alter table b add c int\",\"sqlType\":null,\"mysqlType\":null,\"data\":null,"
+                        + "\"old\":null}\n{\"id\":0,\"database\":\"\",\"table\":\"\",\"pkNames\":null,\"isDdl\":false,"
+                        + "\"type\":\"TIDB_WATERMARK\",\"es\":0,\"ts\":1,\"sql\":\"\",\"_tidb\":{\"watermarkTs\":18446744073709551615}}");
+        DdlChange ddl = assertInstanceOf(DdlChange.class, ev.get(0));
+        assertEquals(DdlChange.Kind.ALTER, ddl.kind());
+        assertEquals(5L << 18, ddl.commitTs());
+        assertEquals(new Watermark(-1L), ev.get(1));
+    }
+}

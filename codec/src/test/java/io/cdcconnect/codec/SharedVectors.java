@@ -11,16 +11,21 @@ public final class SharedVectors {
     private SharedVectors() {
     }
 
-    /** {@code cdc.shared.dir} (set by surefire), else {@code ../../shared} relative to the module. */
+    /**
+     * {@code cdc.shared.dir} (set by surefire from the root project), else {@code ../../shared} relative to the
+     * module (when Maven runs inside codec/, the property points one level too deep).
+     */
     public static Path dir() {
         String prop = System.getProperty("cdc.shared.dir");
-        Path p = prop != null ? Path.of(prop) : Path.of("../../shared");
-        Path vectors = p.resolve("vectors").normalize();
-        if (!Files.isDirectory(vectors)) {
-            throw new IllegalStateException("TiCDC vectors not found at " + vectors.toAbsolutePath()
+        if (prop != null && Files.isDirectory(Path.of(prop, "vectors"))) {
+            return Path.of(prop, "vectors").normalize();
+        }
+        Path fallback = Path.of("../../shared/vectors").toAbsolutePath().normalize();
+        if (!Files.isDirectory(fallback)) {
+            throw new IllegalStateException("TiCDC vectors not found at " + prop + "/vectors nor at " + fallback
                     + " (set -Dcdc.shared.dir)");
         }
-        return vectors;
+        return fallback;
     }
 
     public static byte[] read(String relative) {

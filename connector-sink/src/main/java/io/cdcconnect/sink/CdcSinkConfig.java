@@ -1,0 +1,223 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.sink.dml.SafeMode;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every setting of the sink connector, declared once; docs/configuration.md is generated from {@link #configDef()}. */
+public final class CdcSinkConfig extends AbstractConfig {
+
+    private static final String GROUP_CONNECTION = "Connection";
+    private static final String GROUP_INPUT = "Input";
+    private static final String GROUP_APPLY = "Apply";
+    private static final String GROUP_STATEMENTS = "Statements";
+
+    public static final String CONNECTION_URL = "connection.url";
+    public static final String CONNECTION_USER = "connection.user";
+    public static final String CONNECTION_PASSWORD = "connection.password";
+    public static final String DIALECT = "dialect";
+    public static final String TIMESTAMP_TIME_ZONE = "timestamp.time.zone";
+
+    public static final String INPUT_FORMAT = "input.format";
+    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+    public static final String SCHEMA_MAP = "schema.map";
+
+    public static final String SAFE_MODE = "safe.mode";
+    public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
+    public static final String WORKER_COUNT = "worker.count";
+    public static final String MAX_TXN_ROWS = "max.txn.rows";
+    public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+    public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
+    public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+
+    public static final String STATEMENT_CACHE_SIZE = "statement.cache.size";
+    public static final String TASK_COUNT = "task.count";
+
+    public static final List<String> INPUT_FORMATS = List.of("canal-json", "open-protocol", "avro", "debezium");
+
+    private static final ConfigDef CONFIG_DEF = build();
+
+    public CdcSinkConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+        schemaMap();
+    }
+
+    /** The sink's settings with types, defaults, validators and documentation. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(CONFIG_DEF);
+    }
+
+    private static ConfigDef build() {
+        ConfigDef d = new ConfigDef();
+        int o = 0;
+        d.define(CONNECTION_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "JDBC URL of the target MySQL, MariaDB or TiDB server, e.g. "
+                        + "jdbc:mysql://host:3306/ (MySQL Connector/J syntax). The sink adds the driver settings it "
+                        + "needs (server-side prepared statements, UTF-8); a database in the URL is not required.",
+                GROUP_CONNECTION, ++o, Width.LONG, "JDBC URL");
+        d.define(CONNECTION_USER, Type.STRING, "root", Importance.HIGH,
+                "User the sink connects as. Needs INSERT, UPDATE, DELETE, SELECT on the target tables, and the "
+                        + "privileges of any DDL it replays.", GROUP_CONNECTION, ++o, Width.MEDIUM, "User");
+        d.define(CONNECTION_PASSWORD, Type.PASSWORD, null, Importance.HIGH,
+                "Password of connection.user. Never logged.", GROUP_CONNECTION, ++o, Width.MEDIUM, "Password");
+        d.define(DIALECT, Type.STRING, "auto",
+                ConfigDef.ValidString.in("auto", "mariadb", "mysql57", "mysql8", "tidb"), Importance.LOW,
+                "SQL dialect of the target. auto reads SELECT VERSION(): MariaDB and TiDB by name, MySQL 8.0.20 and "
+                        + "later use a row alias in upserts, older MySQL uses VALUES(col).",
+                GROUP_CONNECTION, ++o, Width.SHORT, "Dialect");
+        d.define(TIMESTAMP_TIME_ZONE, Type.STRING, "+00:00", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                "Session time_zone of every sink connection. TIMESTAMP values arrive as text without a zone and are "
+                        + "interpreted in this zone, so it must match the zone the producer wrote them in: +00:00 for "
+                        + "cdc-connect's source and for TiCDC (which writes TIMESTAMPs in UTC unless its changefeed "
+                        + "sets another time-zone). Named zones need the server's time zone tables.",
+                GROUP_CONNECTION, ++o, Width.SHORT, "TIMESTAMP time zone");
+
+        o = 0;
+        d.define(INPUT_FORMAT, Type.STRING, "canal-json", ConfigDef.ValidString.in(INPUT_FORMATS.toArray(new String[0])),
+                Importance.HIGH, "Format of the records: canal-json (TiCDC Canal-JSON, byte[] or String values, "
+                        + "use ByteArrayConverter or StringConverter), open-protocol (TiCDC Open-protocol key/value "
+                        + "bytes), avro (TiCDC Avro in the Confluent wire format, needs schema.registry.url) or "
+                        + "debezium (Debezium change-event envelopes as Connect Structs from any converter).",
+                GROUP_INPUT, ++o, Width.MEDIUM, "Input format");
+        d.define(SCHEMA_REGISTRY_URL, Type.STRING, "", Importance.MEDIUM,
+                "Schema registry base URL (Confluent-compatible API) for input.format=avro.",
+                GROUP_INPUT, ++o, Width.LONG, "Schema registry URL");
+        d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
+                "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Databases "
+                        + "not listed keep their name. DDL runs after USE of the mapped database.",
+                GROUP_INPUT, ++o, Width.LONG, "Database renames");
+
+        o = 0;
+        d.define(SAFE_MODE, Type.STRING, "auto", ConfigDef.ValidString.in("auto", "always", "never"),
+                Importance.HIGH, "auto: idempotent writes (upsert/REPLACE, deletes by key) for rows that may have "
+                        + "been applied before, i.e. rows committed at the source before the task started or was "
+                        + "assigned the partition (plus safe.mode.replay.margin.ms); plain INSERT/UPDATE/DELETE after "
+                        + "that, so a duplicate key fails the task. always: idempotent writes for every row. never: "
+                        + "plain writes for every row.", GROUP_APPLY, ++o, Width.SHORT, "Safe mode");
+        d.define(SAFE_MODE_REPLAY_MARGIN_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "With safe.mode=auto, rows whose commit time is up to this long after the task's start (or the "
+                        + "partition's assignment) are still written in safe mode: it covers clock skew between the "
+                        + "source server and the Connect worker.", GROUP_APPLY, ++o, Width.SHORT, "Replay margin");
+        d.define(WORKER_COUNT, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
+                "Apply threads per task, each with its own pooled connection (pool size = worker.count + 1). "
+                        + "Transactions touching disjoint keys run in parallel; conflicting ones keep source order.",
+                GROUP_APPLY, ++o, Width.SHORT, "Workers");
+        d.define(MAX_TXN_ROWS, Type.INT, 4096, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                "Largest downstream transaction. A source transaction with more rows is split into parts of this "
+                        + "size, each committed on its own (a reader may then see it half applied).",
+                GROUP_APPLY, ++o, Width.SHORT, "Max rows per transaction");
+        d.define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
+                "Bytes of records held between Kafka and the target. When full, put() waits for workers to "
+                        + "commit before taking more, which throttles consumption instead of exhausting memory.",
+                GROUP_APPLY, ++o, Width.SHORT, "Buffer bytes");
+        d.define(RETRY_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                "Retries of a transaction after a deadlock (1213), lock wait timeout (1205) or lost connection, "
+                        + "before the task fails naming the transaction and the error.",
+                GROUP_APPLY, ++o, Width.SHORT, "Retries");
+        d.define(RETRY_BACKOFF_MS, Type.LONG, 200L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "First retry delay; doubled on each retry, at most 30 s.", GROUP_APPLY, ++o, Width.SHORT,
+                "Retry backoff");
+
+        o = 0;
+        d.define(STATEMENT_CACHE_SIZE, Type.INT, 256, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                "Most server-side prepared statements one connection keeps (least recently used closed first). "
+                        + "The effective limit is also at most half the server's max_prepared_stmt_count divided by "
+                        + "all connections of the connector (task.count x (worker.count + 1)). 0 sends every "
+                        + "statement as text.", GROUP_STATEMENTS, ++o, Width.SHORT, "Statement cache size");
+        d.define(TASK_COUNT, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "Tasks of this connector sharing the target's statement budget. Set by the connector for each task "
+                        + "from tasks.max; no need to set it.", GROUP_STATEMENTS, ++o, Width.SHORT, "Task count");
+        return d;
+    }
+
+    public String connectionUrl() {
+        return getString(CONNECTION_URL);
+    }
+
+    public String connectionUser() {
+        return getString(CONNECTION_USER);
+    }
+
+    /** The password, or null. Do not log it. */
+    public String connectionPassword() {
+        Password p = getPassword(CONNECTION_PASSWORD);
+        return p == null ? null : p.value();
+    }
+
+    public String dialect() {
+        return getString(DIALECT);
+    }
+
+    public String timestampTimeZone() {
+        return getString(TIMESTAMP_TIME_ZONE);
+    }
+
+    public String inputFormat() {
+        return getString(INPUT_FORMAT);
+    }
+
+    public String schemaRegistryUrl() {
+        return getString(SCHEMA_REGISTRY_URL);
+    }
+
+    /** source database -> target database. */
+    public Map<String, String> schemaMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String entry : getList(SCHEMA_MAP)) {
+            String e = entry.trim();
+            if (e.isEmpty()) continue;
+            int eq = e.indexOf('=');
+            if (eq <= 0 || eq == e.length() - 1) {
+                throw new ConfigException(SCHEMA_MAP, entry, "expected source=target");
+            }
+            m.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    public SafeMode safeMode() {
+        return SafeMode.parse(getString(SAFE_MODE));
+    }
+
+    public long safeModeReplayMarginMs() {
+        return getLong(SAFE_MODE_REPLAY_MARGIN_MS);
+    }
+
+    public int workerCount() {
+        return getInt(WORKER_COUNT);
+    }
+
+    public int maxTxnRows() {
+        return getInt(MAX_TXN_ROWS);
+    }
+
+    public long bufferMaxBytes() {
+        return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public int retryMaxAttempts() {
+        return getInt(RETRY_MAX_ATTEMPTS);
+    }
+
+    public long retryBackoffMs() {
+        return getLong(RETRY_BACKOFF_MS);
+    }
+
+    public int statementCacheSize() {
+        return getInt(STATEMENT_CACHE_SIZE);
+    }
+
+    public int taskCount() {
+        return getInt(TASK_COUNT);
+    }
+}

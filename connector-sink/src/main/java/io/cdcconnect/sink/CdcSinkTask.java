@@ -1,0 +1,154 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.decode.RecordDecoder;
+import io.cdcconnect.sink.decode.RecordDecoders;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Connect's side of the sink: decodes records, hands them to the {@link SinkPipeline}, reports applied offsets.
+ *
+ * <p>Offsets: {@link #preCommit} returns, per partition, the next offset after the longest prefix of records whose
+ * rows are all committed downstream; Connect commits nothing beyond it. Undecodable records go to the errant-record
+ * reporter (dead-letter queue) when Connect provides one, else fail the task naming topic, partition and offset.
+ */
+public final class CdcSinkTask extends SinkTask {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CdcSinkTask.class);
+
+    private CdcSinkConfig config;
+    private RecordDecoder decoder;
+    private SinkPipeline pipeline;
+    private SinkMetrics metrics;
+    private ErrantRecordReporter reporter;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new CdcSinkConfig(props);
+        String connector = props.getOrDefault("name", "cdc-sink");
+        String taskId = props.getOrDefault("task.id", Integer.toHexString(System.identityHashCode(this)));
+        decoder = RecordDecoders.forConfig(config);
+        metrics = SinkMetrics.jmx(connector, taskId);
+        try {
+            reporter = context != null ? context.errantRecordReporter() : null;
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            reporter = null; // a worker older than Kafka 2.6
+        }
+        try {
+            pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw new ConnectException(e.getMessage(), e);
+        }
+        LOG.info("Started cdc-connect sink task {} of {} (input.format={}, dead-letter reporting {})", taskId,
+                connector, config.inputFormat(), reporter != null ? "available" : "unavailable");
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        // rows of newly assigned partitions may have been applied by a previous owner: replay them safely
+        if (pipeline != null) pipeline.openWindow();
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        Set<SourcePartition> active = new HashSet<>();
+        try {
+            for (SinkRecord record : records) {
+                SourcePartition p = new SourcePartition(record.topic(), record.kafkaPartition());
+                active.add(p);
+                long offset = record.kafkaOffset();
+                List<ChangeEvent> events;
+                try {
+                    events = decoder.decode(record);
+                } catch (RuntimeException e) {
+                    reportErrant(record, e);
+                    events = List.of();
+                }
+                pipeline.accept(p, offset, events, decoder.sizeOf(record));
+            }
+            pipeline.endBatch(active);
+        } catch (ApplyException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
+    }
+
+    private void reportErrant(SinkRecord record, RuntimeException cause) {
+        String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
+                + record.kafkaOffset();
+        if (reporter == null) {
+            throw new ConnectException("cannot decode the record at " + where + " as " + config.inputFormat() + ": "
+                    + cause.getMessage(), cause);
+        }
+        metrics.errantRecord();
+        try {
+            reporter.report(record, new ConnectException("cannot decode as " + config.inputFormat() + " (" + where
+                    + "): " + cause.getMessage(), cause)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while reporting the errant record at " + where, e);
+        } catch (ExecutionException e) {
+            throw new ConnectException("cannot report the errant record at " + where + " (" + cause.getMessage()
+                    + "): " + e.getCause(), e.getCause());
+        }
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+        if (pipeline == null) return result;
+        for (Map.Entry<SourcePartition, Long> e : pipeline.appliedOffsets().entrySet()) {
+            TopicPartition tp = new TopicPartition(e.getKey().topic(), e.getKey().partition());
+            // Connect commits the offset of the next record to read
+            if (currentOffsets.containsKey(tp)) result.put(tp, new OffsetAndMetadata(e.getValue() + 1));
+        }
+        return result;
+    }
+
+    @Override
+    public void flush(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        // preCommit reports only applied offsets; nothing to force here
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        if (pipeline == null) return;
+        pipeline.forget(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
+    }
+
+    @Override
+    public void stop() {
+        if (pipeline != null) {
+            pipeline.close();
+            pipeline = null;
+        }
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
+        LOG.info("Stopped cdc-connect sink task");
+    }
+}

@@ -1,0 +1,363 @@
+package io.cdcconnect.sink;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.codec.model.Watermark;
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.ApplyWorker;
+import io.cdcconnect.sink.apply.DataSources;
+import io.cdcconnect.sink.apply.DdlApplier;
+import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.TargetTableCache;
+import io.cdcconnect.sink.apply.TransactionApplier;
+import io.cdcconnect.sink.apply.WorkItem;
+import io.cdcconnect.sink.conflict.ConflictDetector;
+import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.dml.DmlBuilder;
+import io.cdcconnect.sink.dml.RowShape;
+import io.cdcconnect.sink.dml.SafeMode;
+import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.offset.OffsetTracker;
+import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+import io.cdcconnect.sink.txn.SourcePartition;
+import io.cdcconnect.sink.txn.Transaction;
+import io.cdcconnect.sink.txn.TransactionAssembler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sink below Connect: decoded events in, rows committed downstream, applied offsets out.
+ *
+ * <p>events → {@link TransactionAssembler} → {@link ConflictDetector} (keys of every unique key, old and new image) →
+ * {@link ApplyWorker}s (one pooled connection each) → commit → {@link OffsetTracker}. The calling thread (Connect's task
+ * thread) dispatches and never waits for a dependency; it waits only when the byte buffer is full or a DDL statement
+ * needs all earlier rows applied. Knows nothing of Connect types, so tests drive it with plain values.
+ */
+public final class SinkPipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SinkPipeline.class);
+
+    private final CdcSinkConfig config;
+    private final SinkMetrics metrics;
+    private final HikariDataSource dataSource;
+    private final Map<String, String> schemaMap;
+    private final TransactionAssembler assembler;
+    private final OffsetTracker tracker = new OffsetTracker();
+    private final LinkedBlockingQueue<ConflictDetector.Node<WorkItem>> ready = new LinkedBlockingQueue<>();
+    private final ConflictDetector<WorkItem> detector = new ConflictDetector<>(ready::add);
+    private final TargetTableCache tables;
+    private final DdlApplier ddlApplier;
+    private final Map<String, RowShape> shapes = new HashMap<>();
+    private final AtomicLong buffered = new AtomicLong();
+    private final Object bufferSignal = new Object();
+    private final List<ApplyWorker> workers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final StatementCachePolicy cachePolicy;
+    private final DmlBuilder builder;
+    private final String serverVersion;
+    private volatile RuntimeException failure;
+    private volatile long safeUntilMillis;
+    private String currentOrigin = "";
+
+    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource) throws SQLException {
+        this.config = config;
+        this.metrics = metrics;
+        this.dataSource = dataSource;
+        this.schemaMap = config.schemaMap();
+        this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
+        this.tables = new TargetTableCache(dataSource);
+        this.ddlApplier = new DdlApplier(dataSource);
+        long maxPacket;
+        long maxPrepared;
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT VERSION(), @@max_allowed_packet, @@max_prepared_stmt_count")) {
+            rs.next();
+            serverVersion = rs.getString(1);
+            maxPacket = rs.getLong(2);
+            maxPrepared = rs.getLong(3);
+            c.commit();
+        }
+        SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
+        this.builder = new DmlBuilder(dialect, maxPacket);
+        int connections = config.workerCount() + 1;
+        this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), maxPrepared, connections,
+                config.taskCount(), metrics);
+        LOG.info("Sink pipeline connected to {} (dialect {}, max_allowed_packet {}, max_prepared_stmt_count {}): "
+                        + "{} workers, statement cache {} per connection, safe.mode={}", serverVersion, dialect.name(),
+                maxPacket, maxPrepared, config.workerCount(), cachePolicy.perConnectionLimit(),
+                config.safeMode().configName());
+    }
+
+    /** Connects, reads the server's limits, starts the workers. */
+    public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName) {
+        HikariDataSource ds = DataSources.create(config.connectionUrl(), config.connectionUser(),
+                config.connectionPassword(), config.workerCount() + 1, config.timestampTimeZone(), poolName);
+        try {
+            SinkPipeline p = new SinkPipeline(config, metrics, ds);
+            p.startWorkers(poolName);
+            p.openWindow();
+            return p;
+        } catch (SQLException | RuntimeException e) {
+            ds.close();
+            throw new ApplyException("cannot start the sink against " + config.connectionUrl() + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private void startWorkers(String name) {
+        TransactionApplier applier = new TransactionApplier(builder, metrics);
+        RetryPolicy retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
+        ApplyWorker.ConnectionSource connections = new ApplyWorker.ConnectionSource() {
+            @Override
+            public Connection get() throws SQLException {
+                return dataSource.getConnection();
+            }
+
+            @Override
+            public void discard(Connection broken) {
+                dataSource.evictConnection(broken);
+            }
+        };
+        ApplyWorker.Completion completion = new ApplyWorker.Completion() {
+            @Override
+            public void applied(ConflictDetector.Node<WorkItem> node) {
+                WorkItem item = node.payload();
+                item.ticket().markDone();
+                release(item.transaction().bytes());
+                detector.done(node);
+            }
+
+            @Override
+            public void failed(ConflictDetector.Node<WorkItem> node, RuntimeException error) {
+                fail(error);
+            }
+        };
+        metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
+        for (int i = 0; i < config.workerCount(); i++) {
+            ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, retry, metrics,
+                    config.safeMode().configName());
+            Thread t = new Thread(w, name + "-worker-" + i);
+            t.setDaemon(true);
+            workers.add(w);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    /** Starts a replay window: rows committed at the source until now (plus the margin) may already be applied. */
+    public void openWindow() {
+        safeUntilMillis = System.currentTimeMillis() + config.safeModeReplayMarginMs();
+    }
+
+    /**
+     * Takes the events decoded from one record.
+     *
+     * @param bytes the record's size, held against buffer.max.bytes until its rows are committed
+     */
+    public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+        checkFailure();
+        currentOrigin = partition + "@" + offset;
+        int rows = 0;
+        for (ChangeEvent e : events) {
+            if (e instanceof RowChange) rows++;
+        }
+        if (rows > 0) awaitBufferRoom(bytes);
+        long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
+        for (ChangeEvent e : events) {
+            if (e instanceof RowChange row) {
+                buffered.addAndGet(perRow);
+                assembler.addRow(partition, offset, row, perRow);
+            } else if (e instanceof DdlChange ddl) {
+                applyDdl(ddl, partition, offset);
+            } else if (e instanceof Watermark) {
+                // every change at or below the watermark has arrived on this partition
+                assembler.close(partition);
+            }
+        }
+        assembler.endRecord(partition, offset);
+    }
+
+    /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
+    public void endBatch(Set<SourcePartition> active) {
+        assembler.closeIdle(active);
+        checkFailure();
+    }
+
+    /** Highest offset per partition through which every record is committed downstream. */
+    public Map<SourcePartition, Long> appliedOffsets() {
+        return tracker.appliedOffsets();
+    }
+
+    /** Dispatches everything held and waits until it is applied (or the timeout passes). */
+    public boolean drain(long timeoutMillis) {
+        assembler.closeAll();
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        try {
+            while (System.currentTimeMillis() < deadline) {
+                checkFailure();
+                if (detector.awaitIdle(Math.min(200, Math.max(1, deadline - System.currentTimeMillis())))) {
+                    checkFailure();
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        checkFailure();
+        return false;
+    }
+
+    /** Partitions revoked: drops what is not yet dispatched for them and forgets their offsets. */
+    public void forget(Collection<SourcePartition> partitions) {
+        for (SourcePartition p : partitions) {
+            assembler.discard(p);
+        }
+        drain(Long.MAX_VALUE / 4);
+        for (SourcePartition p : partitions) tracker.forget(p);
+    }
+
+    /** The first apply failure, thrown on the task thread. */
+    public void checkFailure() {
+        RuntimeException f = failure;
+        if (f != null) throw f;
+    }
+
+    public StatementCachePolicy statementCache() {
+        return cachePolicy;
+    }
+
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    public DmlBuilder dmlBuilder() {
+        return builder;
+    }
+
+    private void dispatch(Transaction txn) {
+        if (txn.isEmpty()) {
+            tracker.register(txn.partition(), txn.lastOffset()).markDone();
+            return;
+        }
+        List<RowChange> rows = txn.rows();
+        RowShape[] rowShapes = new RowShape[rows.size()];
+        RowShape.LongList keys = new RowShape.LongList();
+        for (int i = 0; i < rows.size(); i++) {
+            RowShape s = shapeOf(rows.get(i).table(), txn);
+            rowShapes[i] = s;
+            s.conflictKeys(rows.get(i), keys);
+        }
+        boolean safe = switch (config.safeMode()) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case AUTO -> txn.commitTs() == 0 || ChangeEvent.physicalMillis(txn.commitTs()) <= safeUntilMillis;
+        };
+        OffsetTracker.Ticket ticket = tracker.register(txn.partition(), Math.max(txn.lastOffset(), -1));
+        detector.add(new WorkItem(txn, rowShapes, safe, ticket), keys.toArray());
+    }
+
+    private RowShape shapeOf(TableInfo table, Transaction txn) {
+        String key = table.schema() + '\u0000' + table.table();
+        RowShape s = shapes.get(key);
+        if (s != null && s.fits(table)) return s;
+        String targetSchema = schemaMap.getOrDefault(table.schema(), table.schema());
+        try {
+            TargetTable target = tables.get(targetSchema, table.table());
+            s = RowShape.of(table, target);
+        } catch (SQLException | IllegalArgumentException e) {
+            throw new ApplyException("cannot apply rows of " + table + " from " + txn.partition() + " offsets "
+                    + txn.firstOffset() + ".. to `" + targetSchema + "`.`" + table.table() + "`: " + e.getMessage(), e);
+        }
+        shapes.put(key, s);
+        return s;
+    }
+
+    private void applyDdl(DdlChange ddl, SourcePartition partition, long offset) {
+        // all earlier rows, of every partition, go first
+        if (!drain(Long.MAX_VALUE / 4)) throw new ApplyException("interrupted before DDL at " + partition + "@" + offset);
+        String targetSchema = schemaMap.getOrDefault(ddl.schema(), ddl.schema());
+        boolean renamed = !targetSchema.equals(ddl.schema());
+        try {
+            if (ddlApplier.apply(ddl, targetSchema, renamed, partition + "@" + offset)) metrics.ddlApplied();
+        } catch (SQLException e) {
+            throw new ApplyException(e.getMessage(), e);
+        }
+        tables.invalidateAll();
+        shapes.clear();
+    }
+
+    private void awaitBufferRoom(long bytes) {
+        long max = config.bufferMaxBytes();
+        if (buffered.get() + bytes <= max) return;
+        // rows waiting in open transactions count too: hand them to the workers so the buffer can drain
+        assembler.closeAll();
+        synchronized (bufferSignal) {
+            while (buffered.get() > 0 && buffered.get() + bytes > max) {
+                checkFailure();
+                try {
+                    bufferSignal.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ApplyException("interrupted while waiting for buffer room at " + currentOrigin);
+                }
+            }
+        }
+    }
+
+    private void release(long bytes) {
+        buffered.addAndGet(-bytes);
+        synchronized (bufferSignal) {
+            bufferSignal.notifyAll();
+        }
+    }
+
+    private void fail(RuntimeException error) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = error;
+                LOG.error("Sink apply failed: {}", error.getMessage());
+            }
+        }
+        synchronized (bufferSignal) {
+            bufferSignal.notifyAll();
+        }
+    }
+
+    /** Bytes held between Kafka and the target. */
+    public long bufferedBytes() {
+        return buffered.get();
+    }
+
+    @Override
+    public void close() {
+        for (ApplyWorker w : workers) w.stop();
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        dataSource.close();
+        LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());
+    }
+}

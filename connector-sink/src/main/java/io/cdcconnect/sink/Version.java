@@ -1,0 +1,13 @@
+package io.cdcconnect.sink;
+
+/** The connector's version, from the jar manifest when packaged. */
+final class Version {
+
+    private Version() {
+    }
+
+    static String get() {
+        String v = Version.class.getPackage().getImplementationVersion();
+        return v != null ? v : "0.1.0-SNAPSHOT";
+    }
+}

@@ -1,0 +1,47 @@
+package io.cdcconnect.sink.apply;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.util.regex.Pattern;
+
+/** Builds the task's HikariCP pool with the driver settings the statement cache and type fidelity depend on. */
+public final class DataSources {
+
+    private static final Pattern TIME_ZONE = Pattern.compile("[+-]\\d{1,2}:\\d{2}|SYSTEM|[A-Za-z][A-Za-z0-9_+\\-/]*");
+
+    private DataSources() {
+    }
+
+    /**
+     * @param poolSize     workers + 1 (the extra connection serves metadata lookups and DDL)
+     * @param timeZone     the session {@code time_zone} in which TIMESTAMP text is written ("+00:00")
+     */
+    public static HikariDataSource create(String url, String user, String password, int poolSize, String timeZone,
+                                          String poolName) {
+        if (!TIME_ZONE.matcher(timeZone).matches()) {
+            throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
+        }
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setPoolName(poolName);
+        hc.setMaximumPoolSize(poolSize);
+        hc.setMinimumIdle(1);
+        hc.setAutoCommit(false);
+        hc.setConnectionTimeout(30_000);
+        hc.setConnectionInitSql("SET SESSION time_zone = '" + timeZone + "'");
+        // server-side statements, cached by the sink's own bounded cache, never by the driver
+        hc.addDataSourceProperty("useServerPrepStmts", "true");
+        hc.addDataSourceProperty("cachePrepStmts", "false");
+        // report a failed prepare instead of silently emulating it, so the fallback is counted
+        hc.addDataSourceProperty("emulateUnsupportedPstmts", "false");
+        hc.addDataSourceProperty("characterEncoding", "UTF-8");
+        hc.addDataSourceProperty("rewriteBatchedStatements", "false");
+        hc.addDataSourceProperty("nullDatabaseMeansCurrent", "true");
+        hc.addDataSourceProperty("useLocalSessionState", "true");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
+        return new HikariDataSource(hc);
+    }
+}

@@ -1,0 +1,84 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.codec.model.DdlChange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Runs DDL statements in the mapped target database, once each, harmless on replay: errors that mean "already done"
+ * (see {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed.
+ */
+public final class DdlApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
+    private static final Pattern DATABASE_DDL = Pattern.compile(
+            "^\\s*(/\\*.*?\\*/\\s*)*(CREATE|DROP|ALTER)\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final int REMEMBERED = 1024;
+
+    private final DataSource dataSource;
+    private final Map<String, Boolean> recent = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
+
+    public DdlApplier(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Executes {@code ddl} in {@code targetSchema}.
+     *
+     * @param renamed true when schema.map maps the DDL's database to another name: database-level statements
+     *                (CREATE/DROP/ALTER DATABASE) would then name the wrong database and are skipped
+     * @return false when the statement was skipped (seen before, or database-level under a rename)
+     */
+    public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, String origin) throws SQLException {
+        String key = ddl.commitTs() + "\u0000" + ddl.schema() + "\u0000" + ddl.query();
+        if (recent.containsKey(key)) {
+            LOG.debug("DDL at commitTs {} already executed, skipped ({})", ddl.commitTs(), origin);
+            return false;
+        }
+        if (renamed && DATABASE_DDL.matcher(ddl.query()).find()) {
+            LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
+                    targetSchema, origin);
+            recent.put(key, Boolean.TRUE);
+            return false;
+        }
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            if (!targetSchema.isEmpty()) {
+                try {
+                    st.execute("USE `" + targetSchema.replace("`", "``") + "`");
+                } catch (SQLException e) {
+                    if (e.getErrorCode() != 1049) throw e;
+                    // unknown database: only a statement that creates it can run
+                }
+            }
+            try {
+                st.execute(ddl.query());
+                LOG.info("Applied DDL {} in `{}` (commitTs {}, from {})", ddl.kind(), targetSchema, ddl.commitTs(),
+                        origin);
+            } catch (SQLException e) {
+                if (!SqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode())) {
+                    throw new SQLException("DDL from " + origin + " in `" + targetSchema + "` failed: "
+                            + SqlErrors.describe(e) + " -- statement: " + ddl.query(), e.getSQLState(),
+                            e.getErrorCode(), e);
+                }
+                LOG.info("DDL {} in `{}` (commitTs {}, from {}) already in effect: {}", ddl.kind(), targetSchema,
+                        ddl.commitTs(), origin, SqlErrors.describe(e));
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+        recent.put(key, Boolean.TRUE);
+        return true;
+    }
+}

@@ -1,0 +1,78 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.sink.dml.DmlBuilder;
+import io.cdcconnect.sink.dml.RowShape;
+import io.cdcconnect.sink.dml.SqlBatch;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Writes one transaction on one connection: statements per table, then commit. Retries are the caller's. */
+public final class TransactionApplier {
+
+    private final DmlBuilder builder;
+    private final SinkMetrics metrics;
+
+    public TransactionApplier(DmlBuilder builder, SinkMetrics metrics) {
+        this.builder = builder;
+        this.metrics = metrics;
+    }
+
+    /** The statements for a work item, table by table in order of first appearance. */
+    public List<SqlBatch> plan(WorkItem item) {
+        List<RowChange> rows = item.transaction().rows();
+        RowShape[] shapes = item.shapes();
+        Map<RowShape, List<RowChange>> byTable = new LinkedHashMap<>();
+        Map<RowShape, RowShape> canonical = new IdentityHashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            RowShape s = shapes[i];
+            // rows of one target table may come with distinct but equal shapes; group by target table
+            RowShape key = canonical.computeIfAbsent(s, x -> firstWithTarget(byTable, x));
+            byTable.computeIfAbsent(key, k -> new ArrayList<>()).add(rows.get(i));
+        }
+        List<SqlBatch> out = new ArrayList<>();
+        for (Map.Entry<RowShape, List<RowChange>> e : byTable.entrySet()) {
+            builder.build(e.getKey(), e.getValue(), item.safe(), out);
+        }
+        return out;
+    }
+
+    private static RowShape firstWithTarget(Map<RowShape, List<RowChange>> byTable, RowShape s) {
+        for (RowShape existing : byTable.keySet()) {
+            if (existing.target().equals(s.target()) && existing.columns().equals(s.columns())) return existing;
+        }
+        return s;
+    }
+
+    /**
+     * Executes the statements and commits.
+     *
+     * @throws SQLException with the failing statement's description in its message and the server's code and state
+     */
+    public void apply(Connection connection, ConnectionStatementCache cache, List<SqlBatch> batches)
+            throws SQLException {
+        for (SqlBatch batch : batches) {
+            try {
+                ConnectionStatementCache.Lease lease = cache.acquire(batch.sql());
+                PreparedStatement ps = lease.statement();
+                Object[] params = batch.params();
+                for (int i = 0; i < params.length; i++) ValueBinder.bind(ps, i + 1, params[i]);
+                ps.executeUpdate();
+                metrics.executed();
+                lease.release();
+            } catch (SQLException e) {
+                throw new SQLException(batch + ": " + SqlErrors.describe(e), e.getSQLState(), e.getErrorCode(), e);
+            }
+        }
+        connection.commit();
+    }
+}

@@ -1,0 +1,247 @@
+package io.cdcconnect.sink.dml;
+
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.sink.dialect.SqlDialect;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns the rows one transaction wrote to one table into a few multi-row statements.
+ *
+ * <p>Safe mode (idempotent, harmless on replay): the net effect of the transaction per row key, as deletes by key
+ * followed by upserts ({@code REPLACE} when the table has unique keys beside its identity key, because an upsert could
+ * otherwise update the row found through the other key). A key-changing update becomes delete-old + upsert-new.
+ * Without safe mode: the rows in order, as inserts, updates by key and deletes by key, so that a duplicate key fails.
+ * Tables without a usable key are always written in order, matching rows on every column.
+ *
+ * <p>Multi-row statements use only the row counts in {@link #BATCH_SIZES}, so each table needs at most a few distinct
+ * statement texts; the 65,535-placeholder limit and {@code max_allowed_packet} lower the count when needed.
+ */
+public final class DmlBuilder {
+
+    /** The only row counts a multi-row statement may carry, largest first. */
+    public static final int[] BATCH_SIZES = {256, 64, 8, 1};
+    /** The server's limit on placeholders in one prepared statement. */
+    public static final int MAX_PLACEHOLDERS = 65_535;
+
+    private final SqlDialect dialect;
+    private final long maxPacketBytes;
+    private final Map<TextKey, String> texts = new ConcurrentHashMap<>();
+
+    private record TextKey(TargetTable table, List<String> columns, SqlBatch.Kind kind, int rows) {
+    }
+
+    /**
+     * @param dialect        the target's SQL dialect
+     * @param maxPacketBytes the server's {@code max_allowed_packet}; statements are kept well below it
+     */
+    public DmlBuilder(SqlDialect dialect, long maxPacketBytes) {
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.maxPacketBytes = maxPacketBytes;
+    }
+
+    public SqlDialect dialect() {
+        return dialect;
+    }
+
+    /** Appends to {@code out} the statements that apply {@code rows} (all of one table, in source order). */
+    public void build(RowShape shape, List<RowChange> rows, boolean safe, List<SqlBatch> out) {
+        if (safe && shape.hasIdentity()) {
+            buildNetEffect(shape, rows, out);
+        } else {
+            buildOrdered(shape, rows, out);
+        }
+    }
+
+    private void buildNetEffect(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
+        LinkedHashMap<Object, Object[]> deletes = new LinkedHashMap<>();
+        LinkedHashMap<Object, Object[]> upserts = new LinkedHashMap<>();
+        for (RowChange row : rows) {
+            switch (row.op()) {
+                case INSERT -> {
+                    Object k = shape.identityOf(row.after());
+                    deletes.remove(k);
+                    upserts.put(k, row.after());
+                }
+                case DELETE -> {
+                    Object k = shape.identityOf(row.before());
+                    upserts.remove(k);
+                    deletes.put(k, row.before());
+                }
+                case UPDATE -> {
+                    Object kb = shape.identityOf(row.before());
+                    Object ka = shape.identityOf(row.after());
+                    if (!kb.equals(ka)) {
+                        upserts.remove(kb);
+                        deletes.put(kb, row.before());
+                    }
+                    deletes.remove(ka);
+                    upserts.put(ka, row.after());
+                }
+            }
+        }
+        if (!deletes.isEmpty()) emitDeletesByKey(shape, new ArrayList<>(deletes.values()), out);
+        if (!upserts.isEmpty()) {
+            SqlBatch.Kind kind = shape.target().needsReplace() ? SqlBatch.Kind.REPLACE : SqlBatch.Kind.UPSERT;
+            emitWrites(shape, new ArrayList<>(upserts.values()), kind, out);
+        }
+    }
+
+    private void buildOrdered(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
+        int i = 0;
+        while (i < rows.size()) {
+            RowChange.Op op = rows.get(i).op();
+            int j = i;
+            while (j < rows.size() && rows.get(j).op() == op) j++;
+            List<RowChange> run = rows.subList(i, j);
+            switch (op) {
+                case INSERT -> {
+                    List<Object[]> images = new ArrayList<>(run.size());
+                    for (RowChange r : run) images.add(r.after());
+                    emitWrites(shape, images, SqlBatch.Kind.INSERT, out);
+                }
+                case DELETE -> {
+                    if (shape.hasIdentity()) {
+                        List<Object[]> images = new ArrayList<>(run.size());
+                        for (RowChange r : run) images.add(r.before());
+                        emitDeletesByKey(shape, images, out);
+                    } else {
+                        for (RowChange r : run) out.add(deleteByRow(shape, r.before()));
+                    }
+                }
+                case UPDATE -> {
+                    for (RowChange r : run) out.add(update(shape, r));
+                }
+            }
+            i = j;
+        }
+    }
+
+    private void emitWrites(RowShape shape, List<Object[]> images, SqlBatch.Kind kind, List<SqlBatch> out) {
+        int cols = shape.columnCount();
+        int done = 0;
+        long rowBytes = maxRowBytes(shape, images);
+        while (done < images.size()) {
+            int n = chooseSize(images.size() - done, cols, rowBytes);
+            Object[] params = new Object[n * cols];
+            int p = 0;
+            for (int r = 0; r < n; r++) {
+                Object[] image = images.get(done + r);
+                for (int c = 0; c < cols; c++) params[p++] = shape.value(image, c);
+            }
+            out.add(new SqlBatch(text(shape, kind, n), params, n, kind, shape.target().quotedName()));
+            done += n;
+        }
+    }
+
+    private void emitDeletesByKey(RowShape shape, List<Object[]> images, List<SqlBatch> out) {
+        int keyCols = shape.identityNames().size();
+        int done = 0;
+        while (done < images.size()) {
+            int n = chooseSize(images.size() - done, keyCols, 16L * keyCols);
+            Object[] params = new Object[n * keyCols];
+            int p = 0;
+            for (int r = 0; r < n; r++) {
+                Object[] image = images.get(done + r);
+                for (int k = 0; k < keyCols; k++) params[p++] = shape.identityValue(image, k);
+            }
+            out.add(new SqlBatch(text(shape, SqlBatch.Kind.DELETE, n), params, n, SqlBatch.Kind.DELETE,
+                    shape.target().quotedName()));
+            done += n;
+        }
+    }
+
+    private SqlBatch update(RowShape shape, RowChange r) {
+        int cols = shape.columnCount();
+        String table = shape.target().quotedName();
+        if (shape.hasIdentity()) {
+            int keyCols = shape.identityNames().size();
+            Object[] params = new Object[cols + keyCols];
+            for (int c = 0; c < cols; c++) params[c] = shape.value(r.after(), c);
+            for (int k = 0; k < keyCols; k++) params[cols + k] = shape.identityValue(r.before(), k);
+            String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.UPDATE, 1),
+                    k -> dialect.updateByKey(table, shape.columns(), shape.identityNames()));
+            return new SqlBatch(sql, params, 1, SqlBatch.Kind.UPDATE, table);
+        }
+        Object[] params = new Object[cols * 2];
+        for (int c = 0; c < cols; c++) {
+            params[c] = shape.value(r.after(), c);
+            params[cols + c] = shape.value(r.before(), c);
+        }
+        String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.UPDATE, 0),
+                k -> dialect.updateByRow(table, shape.columns()));
+        return new SqlBatch(sql, params, 1, SqlBatch.Kind.UPDATE, table);
+    }
+
+    private SqlBatch deleteByRow(RowShape shape, Object[] before) {
+        int cols = shape.columnCount();
+        Object[] params = new Object[cols];
+        for (int c = 0; c < cols; c++) params[c] = shape.value(before, c);
+        String table = shape.target().quotedName();
+        String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.DELETE, 0),
+                k -> dialect.deleteByRow(table, shape.columns()));
+        return new SqlBatch(sql, params, 1, SqlBatch.Kind.DELETE, table);
+    }
+
+    private String text(RowShape shape, SqlBatch.Kind kind, int rows) {
+        return texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), kind, rows), k -> {
+            String table = shape.target().quotedName();
+            return switch (kind) {
+                case INSERT -> dialect.insert(table, shape.columns(), rows);
+                case UPSERT -> dialect.upsert(table, shape.columns(), shape.identityNames(), rows);
+                case REPLACE -> dialect.replace(table, shape.columns(), rows);
+                case DELETE -> dialect.deleteByKey(table, shape.identityNames(), rows);
+                case UPDATE -> throw new IllegalStateException("updates are single-row");
+            };
+        });
+    }
+
+    /** The largest allowed row count for a statement, given what is left and the server's limits. */
+    int chooseSize(int remaining, int paramsPerRow, long rowBytes) {
+        int byParams = MAX_PLACEHOLDERS / Math.max(1, paramsPerRow);
+        // keep a quarter of the packet for the statement's framing and per-value headers
+        long byPacket = Math.max(1, (maxPacketBytes * 3 / 4) / Math.max(1, rowBytes));
+        for (int s : BATCH_SIZES) {
+            if (s <= remaining && s <= byParams && s <= byPacket) return s;
+        }
+        return 1;
+    }
+
+    private static long maxRowBytes(RowShape shape, List<Object[]> images) {
+        long max = 1;
+        for (Object[] image : images) {
+            long b = 0;
+            for (int c = 0; c < shape.columnCount(); c++) b += estimate(shape.value(image, c));
+            max = Math.max(max, b);
+        }
+        return max;
+    }
+
+    /** Bytes a value takes on the wire, pessimistic for text (3 bytes per UTF-16 unit). */
+    static long estimate(Object v) {
+        if (v == null) return 1;
+        if (v instanceof String s) return 9L + 3L * s.length();
+        if (v instanceof byte[] b) return 9L + b.length;
+        if (v instanceof BigDecimal) return 48;
+        return 9;
+    }
+
+    /** Number of distinct statement texts produced so far (for tests). */
+    public int distinctTexts() {
+        return texts.size();
+    }
+
+    /** Drops cached texts of a table whose definition changed. */
+    public void forget(TargetTable table) {
+        for (Iterator<TextKey> it = texts.keySet().iterator(); it.hasNext(); ) {
+            if (it.next().table().equals(table)) it.remove();
+        }
+    }
+}

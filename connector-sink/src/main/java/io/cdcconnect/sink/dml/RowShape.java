@@ -1,0 +1,258 @@
+package io.cdcconnect.sink.dml;
+
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.MySqlType;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.conflict.KeyHasher;
+import io.cdcconnect.sink.conflict.KeyNormalizer;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How rows of one incoming table version map onto one target table: which incoming positions are written, in which
+ * target columns, which positions form each unique key. Built once per table version, then used for every row.
+ */
+public final class RowShape {
+
+    private static final byte PLAIN = 0;
+    private static final byte UNSIGNED_BIGINT = 1;
+    private static final byte BIT = 2;
+
+    private final TableInfo source;
+    private final TargetTable target;
+    private final List<String> columns;
+    private final int[] sourceIndex;
+    private final byte[] conversion;
+    private final int[][] keyIndexes;
+    private final boolean[][] keyCaseInsensitive;
+    private final List<String> identityNames;
+    private final int[] identityIndexes;
+    private final long tableSeed;
+
+    private RowShape(TableInfo source, TargetTable target, List<String> columns, int[] sourceIndex, byte[] conversion,
+                     int[][] keyIndexes, boolean[][] keyCaseInsensitive, List<String> identityNames,
+                     int[] identityIndexes) {
+        this.source = source;
+        this.target = target;
+        this.columns = columns;
+        this.sourceIndex = sourceIndex;
+        this.conversion = conversion;
+        this.keyIndexes = keyIndexes;
+        this.keyCaseInsensitive = keyCaseInsensitive;
+        this.identityNames = identityNames;
+        this.identityIndexes = identityIndexes;
+        this.tableSeed = KeyHasher.tableSeed(target.schema(), target.name());
+    }
+
+    /**
+     * Maps {@code source} onto {@code target}.
+     *
+     * @throws IllegalArgumentException naming the column when an incoming column is missing from the target, or a
+     *                                  target key column is missing from the input
+     */
+    public static RowShape of(TableInfo source, TargetTable target) {
+        Map<String, TargetColumn> byName = target.byLowerName();
+        List<String> names = new ArrayList<>();
+        List<Integer> idx = new ArrayList<>();
+        List<Byte> conv = new ArrayList<>();
+        for (int i = 0; i < source.columnCount(); i++) {
+            ColumnInfo c = source.column(i);
+            if (c.generated()) continue;
+            TargetColumn t = byName.get(c.name().toLowerCase(Locale.ROOT));
+            if (t == null) {
+                throw new IllegalArgumentException("column `" + c.name() + "` of " + source + " does not exist in target table "
+                        + target);
+            }
+            if (t.generated()) continue;
+            names.add(t.name());
+            idx.add(i);
+            byte k = PLAIN;
+            if (t.bit() || c.type() == MySqlType.BIT) k = BIT;
+            else if (t.unsignedBigint() || (c.type() == MySqlType.LONGLONG && c.unsigned())) k = UNSIGNED_BIGINT;
+            conv.add(k);
+        }
+        int[] sourceIndex = idx.stream().mapToInt(Integer::intValue).toArray();
+        byte[] conversion = new byte[conv.size()];
+        for (int i = 0; i < conversion.length; i++) conversion[i] = conv.get(i);
+
+        Map<String, Integer> sourcePos = new java.util.HashMap<>();
+        for (int i = 0; i < source.columnCount(); i++) sourcePos.put(source.column(i).name().toLowerCase(Locale.ROOT), i);
+
+        // every unique key must be readable from the input, else rows of this table conflict table-wide
+        int[][] keyIndexes = new int[target.uniqueKeys().size()][];
+        boolean[][] keyCi = new boolean[keyIndexes.length][];
+        for (int k = 0; keyIndexes != null && k < keyIndexes.length; k++) {
+            List<String> key = target.uniqueKeys().get(k);
+            keyIndexes[k] = new int[key.size()];
+            keyCi[k] = new boolean[key.size()];
+            for (int j = 0; j < key.size(); j++) {
+                Integer p = sourcePos.get(key.get(j).toLowerCase(Locale.ROOT));
+                if (p == null) {
+                    keyIndexes = null;
+                    keyCi = null;
+                    break;
+                }
+                keyIndexes[k][j] = p;
+                TargetColumn tc = target.column(key.get(j));
+                keyCi[k][j] = tc != null && tc.caseInsensitive();
+            }
+        }
+        if (keyIndexes != null && keyIndexes.length == 0) {
+            keyIndexes = null;
+            keyCi = null;
+        }
+
+        List<String> identity = target.identityKey();
+        int[] identityIndexes = null;
+        if (identity != null) {
+            identityIndexes = new int[identity.size()];
+            for (int j = 0; j < identity.size(); j++) {
+                Integer p = sourcePos.get(identity.get(j).toLowerCase(Locale.ROOT));
+                if (p == null) {
+                    throw new IllegalArgumentException("key column `" + identity.get(j) + "` of target table " + target
+                            + " is missing from the input rows of " + source);
+                }
+                identityIndexes[j] = p;
+            }
+        }
+        return new RowShape(source, target, List.copyOf(names), sourceIndex, conversion, keyIndexes, keyCi,
+                identity, identityIndexes);
+    }
+
+    /** True when rows of {@code table} can use this shape: same instance, or same columns in the same order. */
+    public boolean fits(TableInfo table) {
+        if (table == source) return true;
+        if (table.columnCount() != source.columnCount()) return false;
+        for (int i = 0; i < table.columnCount(); i++) {
+            ColumnInfo a = table.column(i);
+            ColumnInfo b = source.column(i);
+            if (!a.name().equals(b.name()) || a.type() != b.type() || a.flags() != b.flags()) return false;
+        }
+        return true;
+    }
+
+    public TargetTable target() {
+        return target;
+    }
+
+    public TableInfo source() {
+        return source;
+    }
+
+    /** Target column names written, in order. */
+    public List<String> columns() {
+        return columns;
+    }
+
+    public int columnCount() {
+        return sourceIndex.length;
+    }
+
+    /** The identity key's column names, or null when rows are matched on every written column. */
+    public List<String> identityNames() {
+        return identityNames;
+    }
+
+    public boolean hasIdentity() {
+        return identityIndexes != null;
+    }
+
+    /** The value to bind for written column {@code i} of {@code image}, converted where JDBC needs it. */
+    public Object value(Object[] image, int i) {
+        Object v = image[sourceIndex[i]];
+        if (v == null || conversion[i] == PLAIN) return v;
+        if (v instanceof Long l && l < 0) {
+            if (conversion[i] == UNSIGNED_BIGINT) return new BigDecimal(Long.toUnsignedString(l));
+            // BIT(64) with the top bit set: a big-endian byte string assigns the same bits
+            byte[] b = new byte[8];
+            for (int j = 0; j < 8; j++) b[j] = (byte) (l >>> (56 - 8 * j));
+            return b;
+        }
+        return v;
+    }
+
+    /** The identity key value {@code j} of {@code image}, converted for binding. */
+    public Object identityValue(Object[] image, int j) {
+        int src = identityIndexes[j];
+        for (int i = 0; i < sourceIndex.length; i++) {
+            if (sourceIndex[i] == src) return value(image, i);
+        }
+        return image[src];
+    }
+
+    /** A value that is equal for two images addressing the same target row by its identity key. */
+    public Object identityOf(Object[] image) {
+        if (identityIndexes == null) return null;
+        boolean[] ci = keyCaseInsensitive != null ? keyCaseInsensitive[identityKeyPosition()] : null;
+        if (identityIndexes.length == 1) {
+            return KeyNormalizer.normalize(image[identityIndexes[0]], ci != null && ci[0]);
+        }
+        List<Object> key = new ArrayList<>(identityIndexes.length);
+        for (int j = 0; j < identityIndexes.length; j++) {
+            key.add(KeyNormalizer.normalize(image[identityIndexes[j]], ci != null && ci[j]));
+        }
+        return key;
+    }
+
+    private int identityKeyPosition() {
+        List<String> identity = target.identityKey();
+        return Math.max(0, target.uniqueKeys().indexOf(identity));
+    }
+
+    /** Whether two changes to this table can only be ordered table-wide (no usable unique key). */
+    public boolean tableWideConflicts() {
+        return keyIndexes == null;
+    }
+
+    /** Adds the conflict keys of one change (every unique key of the old and the new image) to {@code out}. */
+    public void conflictKeys(RowChange row, LongList out) {
+        if (keyIndexes == null) {
+            out.add(KeyHasher.tableHash(tableSeed));
+            return;
+        }
+        if (row.before() != null) imageKeys(row.before(), out);
+        if (row.after() != null) imageKeys(row.after(), out);
+    }
+
+    private void imageKeys(Object[] image, LongList out) {
+        for (int k = 0; k < keyIndexes.length; k++) {
+            int[] cols = keyIndexes[k];
+            Object[] values = new Object[cols.length];
+            boolean hasNull = false;
+            for (int j = 0; j < cols.length; j++) {
+                Object v = image[cols[j]];
+                if (v == null) {
+                    // NULLs never collide in a unique key
+                    hasNull = true;
+                    break;
+                }
+                values[j] = KeyNormalizer.normalize(v, keyCaseInsensitive[k][j]);
+            }
+            if (!hasNull) out.add(KeyHasher.keyHash(tableSeed, k, values));
+        }
+    }
+
+    /** A growable list of longs without boxing. */
+    public static final class LongList {
+        private long[] items = new long[16];
+        private int size;
+
+        public void add(long v) {
+            if (size == items.length) items = java.util.Arrays.copyOf(items, size * 2);
+            items[size++] = v;
+        }
+
+        public long[] toArray() {
+            return java.util.Arrays.copyOf(items, size);
+        }
+
+        public int size() {
+            return size;
+        }
+    }
+}

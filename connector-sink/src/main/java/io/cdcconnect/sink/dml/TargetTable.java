@@ -1,0 +1,80 @@
+package io.cdcconnect.sink.dml;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A target table's columns and unique keys, read from the target database.
+ *
+ * @param schema        database
+ * @param name          table
+ * @param columns       columns in table order
+ * @param uniqueKeys    every unique key by column names, the primary key first when there is one
+ * @param hasPrimaryKey whether {@code uniqueKeys.get(0)} is the primary key
+ */
+public record TargetTable(String schema, String name, List<TargetColumn> columns, List<List<String>> uniqueKeys,
+                          boolean hasPrimaryKey) {
+
+    public TargetTable {
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(name, "name");
+        columns = List.copyOf(columns);
+        uniqueKeys = uniqueKeys.stream().map(List::copyOf).toList();
+    }
+
+    /** The column of that name (MySQL column names are case-insensitive), or null. */
+    public TargetColumn column(String columnName) {
+        String lower = columnName.toLowerCase(Locale.ROOT);
+        for (TargetColumn c : columns) {
+            if (c.name().toLowerCase(Locale.ROOT).equals(lower)) return c;
+        }
+        return null;
+    }
+
+    /**
+     * The key that identifies a row for deletes and updates: the primary key, else the first unique key whose columns
+     * are all NOT NULL, else null (rows are then matched on every column).
+     */
+    public List<String> identityKey() {
+        if (hasPrimaryKey) return uniqueKeys.get(0);
+        for (List<String> key : uniqueKeys) {
+            boolean notNull = true;
+            for (String c : key) {
+                TargetColumn col = column(c);
+                if (col == null || col.nullable()) {
+                    notNull = false;
+                    break;
+                }
+            }
+            if (notNull) return key;
+        }
+        return null;
+    }
+
+    /**
+     * True when an upsert could match a row through a key other than the identity key, which
+     * {@code INSERT ... ON DUPLICATE KEY UPDATE} would then update in place: such tables get {@code REPLACE}.
+     */
+    public boolean needsReplace() {
+        return uniqueKeys.size() > 1;
+    }
+
+    /** "`schema`.`table`" with backticks doubled. */
+    public String quotedName() {
+        return '`' + schema.replace("`", "``") + "`.`" + name.replace("`", "``") + '`';
+    }
+
+    public Map<String, TargetColumn> byLowerName() {
+        Map<String, TargetColumn> m = new HashMap<>();
+        for (TargetColumn c : columns) m.put(c.name().toLowerCase(Locale.ROOT), c);
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return schema + "." + name;
+    }
+}

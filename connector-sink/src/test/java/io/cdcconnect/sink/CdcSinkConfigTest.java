@@ -1,0 +1,62 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.sink.dml.SafeMode;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CdcSinkConfigTest {
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h:3306/"));
+        assertEquals("canal-json", c.inputFormat());
+        assertEquals(SafeMode.AUTO, c.safeMode());
+        assertEquals(4, c.workerCount());
+        assertEquals("+00:00", c.timestampTimeZone());
+        assertTrue(c.schemaMap().isEmpty());
+    }
+
+    @Test
+    void schemaMapParsesRenames() {
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/", "schema.map",
+                "shop=shop_replica, crm=crm2"));
+        assertEquals(Map.of("shop", "shop_replica", "crm", "crm2"), c.schemaMap());
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/",
+                "schema.map", "shop")));
+    }
+
+    @Test
+    void invalidValuesAreRejected() {
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "safe.mode",
+                "sometimes")));
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "input.format",
+                "xml")));
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "worker.count",
+                "0")));
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of()));
+    }
+
+    @Test
+    void everySettingIsDocumented() {
+        ConfigDef def = CdcSinkConfig.configDef();
+        for (ConfigDef.ConfigKey key : def.configKeys().values()) {
+            assertFalse(key.documentation == null || key.documentation.isBlank(), key.name);
+        }
+        assertEquals(ConfigDef.Type.PASSWORD, def.configKeys().get("connection.password").type);
+    }
+
+    @Test
+    void passwordIsHiddenInToString() {
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "x", "connection.password", "s3cret"));
+        assertFalse(c.toString().contains("s3cret"));
+        assertEquals("s3cret", c.connectionPassword());
+    }
+}

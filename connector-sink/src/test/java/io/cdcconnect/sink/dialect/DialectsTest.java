@@ -1,0 +1,66 @@
+package io.cdcconnect.sink.dialect;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class DialectsTest {
+
+    @Test
+    void choosesByServerVersion() {
+        assertEquals("mariadb", Dialects.fromVersion("10.11.19-MariaDB-0+deb12u1").name());
+        assertEquals("tidb", Dialects.fromVersion("8.0.11-TiDB-v7.5.0").name());
+        assertEquals("mysql8", Dialects.fromVersion("8.0.20").name());
+        assertEquals("mysql8", Dialects.fromVersion("8.4.3").name());
+        assertEquals("mysql57", Dialects.fromVersion("8.0.19").name());
+        assertEquals("mysql57", Dialects.fromVersion("5.7.44-log").name());
+    }
+
+    @Test
+    void configuredNameWins() {
+        assertEquals("mysql57", Dialects.choose("mysql57", "8.4.0").name());
+        assertThrows(IllegalArgumentException.class, () -> Dialects.choose("oracle", "x"));
+    }
+
+    @Test
+    void mariaDbUpsertUsesValuesFunction() {
+        assertEquals("INSERT INTO `d`.`t` (`id`,`v`) VALUES (?,?),(?,?) ON DUPLICATE KEY UPDATE `v`=VALUES(`v`)",
+                new MariaDbDialect().upsert("`d`.`t`", List.of("id", "v"), List.of("id"), 2));
+    }
+
+    @Test
+    void mysql8UpsertUsesRowAlias() {
+        assertEquals("INSERT INTO `d`.`t` (`id`,`v`) VALUES (?,?) AS `_new` ON DUPLICATE KEY UPDATE `v`=`_new`.`v`",
+                new MySql8Dialect().upsert("`d`.`t`", List.of("id", "v"), List.of("id"), 1));
+    }
+
+    @Test
+    void upsertOfKeyOnlyTableStillHasAnAssignment() {
+        assertEquals("INSERT INTO t (`a`,`b`) VALUES (?,?) ON DUPLICATE KEY UPDATE `a`=`a`",
+                new TiDbDialect().upsert("t", List.of("a", "b"), List.of("a", "b"), 1));
+    }
+
+    @Test
+    void deletesByKeyUseInListOrDisjunction() {
+        MariaDbDialect d = new MariaDbDialect();
+        assertEquals("DELETE FROM t WHERE `id` IN (?,?,?)", d.deleteByKey("t", List.of("id"), 3));
+        assertEquals("DELETE FROM t WHERE (`a`=? AND `b`=?) OR (`a`=? AND `b`=?)",
+                d.deleteByKey("t", List.of("a", "b"), 2));
+    }
+
+    @Test
+    void rowsWithoutKeyAreMatchedNullSafelyOneAtATime() {
+        assertEquals("DELETE FROM t WHERE `a` <=> ? AND `b` <=> ? LIMIT 1",
+                new MariaDbDialect().deleteByRow("t", List.of("a", "b")));
+        assertEquals("UPDATE t SET `a`=?,`b`=? WHERE `a` <=> ? AND `b` <=> ? LIMIT 1",
+                new MariaDbDialect().updateByRow("t", List.of("a", "b")));
+    }
+
+    @Test
+    void identifiersAreQuotedWithBackticksDoubled() {
+        assertEquals("`we``ird`", new MariaDbDialect().quote("we`ird"));
+    }
+}

@@ -1,0 +1,311 @@
+package io.cdcconnect.source;
+
+import io.cdcconnect.source.dispatch.PartitionRule;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Settings of {@link CdcSourceConnector}. Our own settings, plus the Debezium settings every deployment sets
+ * (declared here so that they are validated and documented); any other Debezium setting passes through unchanged,
+ * except the few {@link io.cdcconnect.source.DebeziumSettings forced} ones the conversion depends on.
+ */
+public final class CdcSourceConfig extends AbstractConfig {
+
+    // --- our settings ---
+    public static final String SOURCE_FLAVOR = "source.flavor";
+    public static final String OUTPUT_FORMAT = "output.format";
+    public static final String ENABLE_TIDB_EXTENSION = "enable.tidb.extension";
+    public static final String TOPIC_PATTERN = "topic.pattern";
+    public static final String PARTITION_RULE = "partition.rule";
+    public static final String PARTITION_COLUMNS = "partition.columns";
+    public static final String TOPIC_PARTITIONS = "topic.partitions";
+    public static final String WATERMARK_INTERVAL_MS = "watermark.interval.ms";
+    public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
+    public static final String MAX_BATCH_SIZE = "max.batch.size";
+    public static final String STARTUP_CHECKS = "startup.checks.enabled";
+
+    // --- Debezium settings declared for validation and docs (passed through) ---
+    public static final String DATABASE_HOSTNAME = "database.hostname";
+    public static final String DATABASE_PORT = "database.port";
+    public static final String DATABASE_USER = "database.user";
+    public static final String DATABASE_PASSWORD = "database.password";
+    public static final String DATABASE_SERVER_ID = "database.server.id";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String DATABASE_INCLUDE_LIST = "database.include.list";
+    public static final String DATABASE_EXCLUDE_LIST = "database.exclude.list";
+    public static final String TABLE_INCLUDE_LIST = "table.include.list";
+    public static final String TABLE_EXCLUDE_LIST = "table.exclude.list";
+    public static final String SNAPSHOT_MODE = "snapshot.mode";
+    public static final String SCHEMA_HISTORY = "schema.history.internal";
+    public static final String SCHEMA_HISTORY_BOOTSTRAP = "schema.history.internal.kafka.bootstrap.servers";
+    public static final String SCHEMA_HISTORY_TOPIC = "schema.history.internal.kafka.topic";
+
+    public static final String DEFAULT_TOPIC_PATTERN = "{prefix}.{schema}.{table}";
+    public static final String KAFKA_SCHEMA_HISTORY = "io.debezium.storage.kafka.history.KafkaSchemaHistory";
+
+    private static final String GROUP_SOURCE = "Source server";
+    private static final String GROUP_OUTPUT = "Output";
+    private static final String GROUP_DEBEZIUM = "Debezium";
+
+    private static final ConfigDef CONFIG_DEF = buildConfigDef();
+
+    public CdcSourceConfig(Map<String, ?> originals) {
+        super(CONFIG_DEF, originals, false);
+        validateCombinations();
+    }
+
+    /** Every setting of the source connector, with type, default, validator, importance and documentation. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(CONFIG_DEF);
+    }
+
+    private static ConfigDef buildConfigDef() {
+        ConfigDef def = new ConfigDef();
+        int o = 0;
+        def.define(SOURCE_FLAVOR, Type.STRING, "mariadb", enumValidator("mariadb", "mysql"), Importance.HIGH,
+                "Which Debezium binlog connector reads the server: 'mariadb' (Debezium's MariaDB connector, for MariaDB "
+                        + "10.x/11.x) or 'mysql' (Debezium's MySQL connector, for MySQL 5.7/8.x and compatibles). "
+                        + "GTID handling and privilege names differ between the two.",
+                GROUP_SOURCE, ++o, Width.SHORT, "Source flavour");
+        def.define(DATABASE_HOSTNAME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "Host name or address of the MySQL/MariaDB server (passed to Debezium).",
+                GROUP_SOURCE, ++o, Width.MEDIUM, "Host");
+        def.define(DATABASE_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
+                "Port of the server (passed to Debezium).", GROUP_SOURCE, ++o, Width.SHORT, "Port");
+        def.define(DATABASE_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "User that reads the binlog. Needs REPLICATION SLAVE, REPLICATION CLIENT (MariaDB: "
+                        + "BINLOG MONITOR), SELECT, and RELOAD or LOCK TABLES for the snapshot (passed to Debezium).",
+                GROUP_SOURCE, ++o, Width.MEDIUM, "User");
+        def.define(DATABASE_PASSWORD, Type.PASSWORD, "", Importance.HIGH,
+                "Password of database.user (passed to Debezium; never logged).", GROUP_SOURCE, ++o, Width.MEDIUM,
+                "Password");
+        def.define(DATABASE_SERVER_ID, Type.LONG, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.between(1, 4294967295L),
+                Importance.HIGH, "Replication server id this connector uses when it reads the binlog; unique among "
+                        + "all replicas of the server (passed to Debezium).",
+                GROUP_SOURCE, ++o, Width.SHORT, "Server id");
+        def.define(DATABASE_INCLUDE_LIST, Type.STRING, "", Importance.MEDIUM,
+                "Comma-separated regular expressions of databases to capture; empty captures all (passed to Debezium).",
+                GROUP_SOURCE, ++o, Width.LONG, "Databases");
+        def.define(DATABASE_EXCLUDE_LIST, Type.STRING, "", Importance.LOW,
+                "Comma-separated regular expressions of databases not to capture; not with database.include.list "
+                        + "(passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Excluded databases");
+        def.define(TABLE_INCLUDE_LIST, Type.STRING, "", Importance.MEDIUM,
+                "Comma-separated regular expressions of tables ('db.table') to capture; empty captures all tables of "
+                        + "the captured databases (passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Tables");
+        def.define(TABLE_EXCLUDE_LIST, Type.STRING, "", Importance.LOW,
+                "Comma-separated regular expressions of tables ('db.table') not to capture; not with "
+                        + "table.include.list (passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Excluded tables");
+        def.define(STARTUP_CHECKS, Type.BOOLEAN, true, Importance.LOW,
+                "Check at validation and start that binlog is on, binlog_format=ROW, binlog_row_image=FULL and that "
+                        + "database.user has the privileges it needs; fail with a message saying how to fix what is "
+                        + "wrong. Turn off only for servers that hide these variables.",
+                GROUP_SOURCE, ++o, Width.SHORT, "Start-up checks");
+
+        o = 0;
+        def.define(OUTPUT_FORMAT, Type.STRING, "canal-json",
+                enumValidator("canal-json", "open-protocol", "avro"), Importance.HIGH,
+                "Wire format of the messages: 'canal-json' (one row per message, no key), 'open-protocol' (several "
+                        + "rows per message, key and value) or 'avro' (Confluent wire format through a schema registry). "
+                        + "Key and value are bytes: use ByteArrayConverter for both.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Output format");
+        def.define(ENABLE_TIDB_EXTENSION, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Add TiCDC's TiDB extension (Canal-JSON '_tidb' with commitTs, and watermark messages; Avro "
+                        + "'_tidb_*' fields). Off by default as in TiCDC: Flink's canal-json reader fails on "
+                        + "watermark messages.", GROUP_OUTPUT, ++o, Width.SHORT, "TiDB extension");
+        def.define(TOPIC_PATTERN, Type.STRING, DEFAULT_TOPIC_PATTERN, new TopicPatternValidator(), Importance.HIGH,
+                "Topic of each table's messages. Placeholders: {prefix} (topic.prefix), {schema}, {table}. "
+                        + "'{prefix}.{schema}.{table}' gives a topic per table, a pattern without placeholders one "
+                        + "topic for all, '{schema}_{table}' and the like anything between. Characters Kafka does not "
+                        + "allow in topic names become '_'.", GROUP_OUTPUT, ++o, Width.MEDIUM, "Topic pattern");
+        def.define(PARTITION_RULE, Type.STRING, "table", enumValidator(PartitionRule.configNames()), Importance.HIGH,
+                "How rows are spread over a topic's partitions: 'table' (all rows of a table on one partition), "
+                        + "'pk' (hash of the primary-key values; tables without a primary key fall back to 'table'), "
+                        + "'ts' (commit ts: a transaction stays on one partition) or 'columns' (hash of the values of "
+                        + "partition.columns). With 'pk' and 'columns', an update that moves a row to another "
+                        + "partition is sent as a delete on the old partition and an insert on the new one.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Partition rule");
+        def.define(PARTITION_COLUMNS, Type.LIST, "", Importance.LOW,
+                "Columns whose values choose the partition when partition.rule=columns; a table lacking any of them "
+                        + "falls back to 'table' (logged once per table).", GROUP_OUTPUT, ++o, Width.LONG,
+                "Partition columns");
+        def.define(TOPIC_PARTITIONS, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.HIGH,
+                "Number of partitions of every output topic. Must equal the topics' real partition count: set the "
+                        + "worker's topic.creation.default.partitions to the same number, or create the topics "
+                        + "beforehand. DDL (Open-protocol) and watermarks go to every partition 0..n-1.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Partitions per topic");
+        def.define(WATERMARK_INTERVAL_MS, Type.LONG, 1000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                "How often a watermark (resolved ts) goes to every partition of every topic written so far; 0 turns "
+                        + "them off. Sent only where the format carries them: Open-protocol always, Canal-JSON with "
+                        + "enable.tidb.extension=true; Avro never.", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Watermark interval");
+        def.define(MAX_MESSAGE_BYTES, Type.INT, 10 * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
+                "Largest Kafka message the encoder produces (key + value + overhead); keep it at or below the "
+                        + "topics' max.message.bytes and the producer's max.request.size.", GROUP_OUTPUT, ++o,
+                Width.SHORT, "Max message bytes");
+        def.define(MAX_BATCH_SIZE, Type.INT, 16, ConfigDef.Range.between(1, 4096), Importance.LOW,
+                "Open-protocol: most rows packed into one Kafka message.", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Max batch size");
+
+        o = 0;
+        def.define(TOPIC_PREFIX, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "Logical name of the source server: Debezium's topic.prefix, the key of its offsets, "
+                        + "and {prefix} in topic.pattern. Do not change it once the connector has run: the offsets "
+                        + "are stored under it.", GROUP_DEBEZIUM, ++o, Width.MEDIUM, "Topic prefix");
+        def.define(SNAPSHOT_MODE, Type.STRING, "initial", Importance.MEDIUM,
+                "Debezium's snapshot.mode: 'initial' (existing rows, then the binlog), 'no_data' (binlog only, from "
+                        + "now), 'when_needed', 'initial_only' and the others Debezium knows (passed to Debezium).",
+                GROUP_DEBEZIUM, ++o, Width.SHORT, "Snapshot mode");
+        def.define(SCHEMA_HISTORY, Type.STRING, KAFKA_SCHEMA_HISTORY, Importance.LOW,
+                "Where Debezium keeps the schema history it needs after a restart (passed to Debezium).",
+                GROUP_DEBEZIUM, ++o, Width.LONG, "Schema history");
+        def.define(SCHEMA_HISTORY_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+                "Kafka bootstrap servers of Debezium's schema-history topic; required with the Kafka schema history "
+                        + "(passed to Debezium).", GROUP_DEBEZIUM, ++o, Width.LONG, "Schema history servers");
+        def.define(SCHEMA_HISTORY_TOPIC, Type.STRING, "", Importance.MEDIUM,
+                "Topic of Debezium's schema history (one partition, infinite retention); empty means "
+                        + "'<topic.prefix>.schema-history' (passed to Debezium).", GROUP_DEBEZIUM, ++o, Width.LONG,
+                "Schema history topic");
+        return def;
+    }
+
+    private void validateCombinations() {
+        if (partitionRule() == PartitionRule.COLUMNS && getList(PARTITION_COLUMNS).isEmpty()) {
+            throw new ConfigException(PARTITION_COLUMNS, "", "partition.rule=columns needs at least one column in "
+                    + PARTITION_COLUMNS);
+        }
+        if (usesKafkaSchemaHistory() && getString(SCHEMA_HISTORY_BOOTSTRAP).isBlank()) {
+            throw new ConfigException(SCHEMA_HISTORY_BOOTSTRAP, "", "the Kafka schema history needs bootstrap "
+                    + "servers: set " + SCHEMA_HISTORY_BOOTSTRAP + " (usually the same as the worker's)");
+        }
+    }
+
+    public SourceFlavor flavor() {
+        return SourceFlavor.parse(getString(SOURCE_FLAVOR));
+    }
+
+    public OutputFormat outputFormat() {
+        return OutputFormat.parse(getString(OUTPUT_FORMAT));
+    }
+
+    public boolean tidbExtension() {
+        return getBoolean(ENABLE_TIDB_EXTENSION);
+    }
+
+    public String topicPattern() {
+        return getString(TOPIC_PATTERN);
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX);
+    }
+
+    public PartitionRule partitionRule() {
+        return PartitionRule.parse(getString(PARTITION_RULE));
+    }
+
+    public List<String> partitionColumns() {
+        return getList(PARTITION_COLUMNS);
+    }
+
+    public int topicPartitions() {
+        return getInt(TOPIC_PARTITIONS);
+    }
+
+    public long watermarkIntervalMs() {
+        return getLong(WATERMARK_INTERVAL_MS);
+    }
+
+    public int maxMessageBytes() {
+        return getInt(MAX_MESSAGE_BYTES);
+    }
+
+    public int maxBatchSize() {
+        return getInt(MAX_BATCH_SIZE);
+    }
+
+    public boolean startupChecks() {
+        return getBoolean(STARTUP_CHECKS);
+    }
+
+    public String hostname() {
+        return getString(DATABASE_HOSTNAME);
+    }
+
+    public int port() {
+        return getInt(DATABASE_PORT);
+    }
+
+    public String user() {
+        return getString(DATABASE_USER);
+    }
+
+    public Password password() {
+        return getPassword(DATABASE_PASSWORD);
+    }
+
+    public String snapshotMode() {
+        return getString(SNAPSHOT_MODE);
+    }
+
+    public boolean usesKafkaSchemaHistory() {
+        return KAFKA_SCHEMA_HISTORY.equals(getString(SCHEMA_HISTORY).trim());
+    }
+
+    /** Our own settings: consumed here, never handed to Debezium. */
+    public static boolean isOwnSetting(String name) {
+        switch (name) {
+            case SOURCE_FLAVOR: case OUTPUT_FORMAT: case ENABLE_TIDB_EXTENSION: case TOPIC_PATTERN:
+            case PARTITION_RULE: case PARTITION_COLUMNS: case TOPIC_PARTITIONS: case WATERMARK_INTERVAL_MS:
+            case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    static ConfigDef.Validator enumValidator(String... allowed) {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                String v = value == null ? "" : value.toString().trim().toLowerCase(Locale.ROOT);
+                for (String a : allowed) {
+                    if (a.equals(v)) return;
+                }
+                throw new ConfigException(name, value, "expected one of " + String.join(", ", allowed));
+            }
+
+            @Override
+            public String toString() {
+                return "[" + String.join(", ", allowed) + "]";
+            }
+        };
+    }
+
+    /** A topic pattern may use only the placeholders we fill in, so a typo fails at validation, not per row. */
+    static final class TopicPatternValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String p = value == null ? "" : value.toString();
+            if (p.isBlank()) throw new ConfigException(name, value, "must not be empty");
+            String rest = p.replace("{prefix}", "").replace("{schema}", "").replace("{table}", "");
+            if (rest.indexOf('{') >= 0 || rest.indexOf('}') >= 0) {
+                throw new ConfigException(name, value, "unknown placeholder: only {prefix}, {schema} and {table} are "
+                        + "filled in");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "text with {prefix}, {schema}, {table}";
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.cdcconnect.source;
+
+import io.cdcconnect.source.check.StartupChecks;
+import io.cdcconnect.source.dispatch.Dispatcher;
+import io.cdcconnect.source.dispatch.TopicNamer;
+import io.cdcconnect.source.emit.Encoders;
+import io.cdcconnect.source.emit.Message;
+import io.cdcconnect.source.emit.MessageEncoder;
+import io.cdcconnect.source.emit.Outgoing;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs Debezium's binlog task inside, converts its records into TiCDC-format messages and hands Connect records that
+ * carry Debezium's own source partition and offset, so Connect's offset storage resumes Debezium after a restart.
+ * Commits are forwarded to Debezium (it acknowledges binlog positions and GTIDs with them).
+ */
+public class CdcSourceTask extends SourceTask {
+    private static final Logger LOG = LoggerFactory.getLogger(CdcSourceTask.class);
+
+    private SourceTask debezium;
+    private ChangeCapture capture;
+    private MessageEncoder encoder;
+    private long watermarkIntervalMs;
+    private long lastWatermarkAt;
+    private String name;
+    private LongSupplier clock = System::currentTimeMillis;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        CdcSourceConfig config = new CdcSourceConfig(props);
+        name = props.getOrDefault("name", config.topicPrefix());
+        if (config.startupChecks()) {
+            CdcSourceConnector.checkServer(config);
+        }
+        Dispatcher dispatcher = new Dispatcher(new TopicNamer(config.topicPattern(), config.topicPrefix()),
+                config.partitionRule(), config.partitionColumns(), config.topicPartitions());
+        encoder = Encoders.create(config);
+        capture = new ChangeCapture(dispatcher, encoder.carriesDdl(), encoder.ddlOnEveryPartition(),
+                config.topicPattern());
+        watermarkIntervalMs = encoder.carriesWatermarks() ? config.watermarkIntervalMs() : 0;
+        lastWatermarkAt = clock.getAsLong();
+        debezium = newDebeziumTask(config.flavor());
+        debezium.initialize(context);
+        debezium.start(DebeziumSettings.forDebezium(props, config.flavor()));
+        LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
+                        + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
+                config.port(), config.outputFormat().configName(), config.topicPattern(),
+                config.partitionRule().name().toLowerCase(java.util.Locale.ROOT), config.topicPartitions());
+    }
+
+    private static SourceTask newDebeziumTask(SourceFlavor flavor) {
+        try {
+            return (SourceTask) Class.forName(flavor.debeziumTaskClass()).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new ConnectException("cannot load Debezium's " + flavor.configName() + " task "
+                    + flavor.debeziumTaskClass() + ": is debezium-connector-" + flavor.configName()
+                    + " in the plugin folder?", e);
+        }
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        List<SourceRecord> in = debezium.poll();
+        List<Outgoing> events = new ArrayList<>();
+        if (in != null) {
+            for (SourceRecord r : in) {
+                try {
+                    capture.accept(r, events);
+                } catch (RuntimeException e) {
+                    throw new ConnectException("source task " + name + ": " + e.getMessage()
+                            + " (Debezium offset " + r.sourceOffset() + ")", e);
+                }
+            }
+        }
+        long now = clock.getAsLong();
+        if (watermarkIntervalMs > 0 && now - lastWatermarkAt >= watermarkIntervalMs) {
+            lastWatermarkAt = now;
+            capture.watermarks(in == null || in.isEmpty(), now, events);
+        }
+        if (events.isEmpty()) return null;
+        List<Message> messages = encoder.encode(events);
+        List<SourceRecord> out = new ArrayList<>(messages.size());
+        for (Message m : messages) {
+            SourceRecord origin = (SourceRecord) m.last().origin();
+            long ts = io.cdcconnect.codec.model.ChangeEvent.physicalMillis(m.last().event().commitTs());
+            out.add(new SourceRecord(origin.sourcePartition(), origin.sourceOffset(), m.topic(), m.partition(),
+                    m.key() == null ? null : Schema.BYTES_SCHEMA, m.key(), Schema.BYTES_SCHEMA, m.value(),
+                    ts > 0 ? ts : null));
+        }
+        return out;
+    }
+
+    /** Our records carry Debezium's partition and offset, which is all Debezium's commitRecord reads. */
+    @Override
+    public void commitRecord(SourceRecord record, RecordMetadata metadata) throws InterruptedException {
+        if (debezium != null) debezium.commitRecord(record, metadata);
+    }
+
+    @Override
+    public void commit() throws InterruptedException {
+        if (debezium != null) debezium.commit();
+    }
+
+    @Override
+    public void stop() {
+        if (debezium != null) debezium.stop();
+        if (encoder != null) encoder.close();
+        LOG.info("Source task {} stopped", name);
+    }
+
+    /** For tests: a controllable clock for watermark timing. */
+    void clock(LongSupplier clock) {
+        this.clock = clock;
+    }
+}

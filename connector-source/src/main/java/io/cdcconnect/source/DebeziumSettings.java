@@ -1,0 +1,72 @@
+package io.cdcconnect.source;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns the connector's settings into the settings of Debezium's task: every setting that is not ours passes
+ * through, then the settings our conversion depends on are forced, whatever the user wrote.
+ */
+public final class DebeziumSettings {
+
+    /** Settings forced on Debezium, and why each one is needed. */
+    static final Map<String, String> FORCED;
+
+    static {
+        Map<String, String> m = new LinkedHashMap<>();
+        // Each field's schema then carries the column's SQL type, length and scale: the only place the binlog
+        // record tells INT from MEDIUMINT, CHAR from TEXT, the fsp of a TIME, or a column's UNSIGNED.
+        m.put("column.propagate.source.type", ".*");
+        // Exact values: DECIMAL as BigDecimal, BIGINT UNSIGNED without overflow, binary columns as bytes.
+        m.put("decimal.handling.mode", "precise");
+        m.put("bigint.unsigned.handling.mode", "precise");
+        m.put("binary.handling.mode", "bytes");
+        // Microsecond TIME/DATETIME, days for DATE, and TIME beyond 24 h (MySQL TIME spans -838..838 hours).
+        m.put("time.precision.mode", "adaptive_time_microseconds");
+        // Transaction boundaries: rows of one transaction share one commit ts.
+        m.put("provide.transaction.metadata", "true");
+        // DDL events, forwarded in order with the rows around them.
+        m.put("include.schema.changes", "true");
+        // Our formats carry deletes themselves; a Debezium tombstone has nothing to convert.
+        m.put("tombstones.on.delete", "false");
+        // TRUNCATE reaches us as DDL; Debezium's separate truncate record would duplicate it.
+        m.put("skipped.operations", "t");
+        FORCED = Collections.unmodifiableMap(m);
+    }
+
+    private DebeziumSettings() {
+    }
+
+    /** The settings for Debezium's task of the given flavour. */
+    public static Map<String, String> forDebezium(Map<String, String> connectorProps, SourceFlavor flavor) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : connectorProps.entrySet()) {
+            if (e.getValue() != null && !CdcSourceConfig.isOwnSetting(e.getKey())) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        // Debezium's task chooses its snapshot and offset services by the connector class.
+        out.put("connector.class", flavor.debeziumConnectorClass());
+        // Custom converters would change the value types the conversion relies on.
+        out.remove("converters");
+        out.putAll(FORCED);
+        String prefix = connectorProps.get(CdcSourceConfig.TOPIC_PREFIX);
+        String history = connectorProps.getOrDefault(CdcSourceConfig.SCHEMA_HISTORY, CdcSourceConfig.KAFKA_SCHEMA_HISTORY);
+        out.put(CdcSourceConfig.SCHEMA_HISTORY, history);
+        if (CdcSourceConfig.KAFKA_SCHEMA_HISTORY.equals(history.trim())) {
+            String topic = connectorProps.get(CdcSourceConfig.SCHEMA_HISTORY_TOPIC);
+            if (topic == null || topic.isBlank()) {
+                out.put(CdcSourceConfig.SCHEMA_HISTORY_TOPIC, prefix + ".schema-history");
+            }
+        }
+        // Empty include/exclude lists mean "not set" to us; Debezium rejects an include and an exclude list together
+        // even when one is empty.
+        for (String list : new String[] {CdcSourceConfig.DATABASE_INCLUDE_LIST, CdcSourceConfig.DATABASE_EXCLUDE_LIST,
+                CdcSourceConfig.TABLE_INCLUDE_LIST, CdcSourceConfig.TABLE_EXCLUDE_LIST}) {
+            String v = out.get(list);
+            if (v != null && v.isBlank()) out.remove(list);
+        }
+        return out;
+    }
+}

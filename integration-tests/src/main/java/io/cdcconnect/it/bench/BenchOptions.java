@@ -1,0 +1,100 @@
+package io.cdcconnect.it.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The end-to-end benchmark's parameters. Defaults follow {@code BENCHMARKS.md} (8 tables x 20k rows, then 100k row
+ * changes); {@code --quick} shrinks everything for a smoke run of about a minute.
+ */
+public record BenchOptions(int tables, int rowsPerTable, int operations, int sinkWorkers, int ceilingConnections,
+                           int ceilingBatch, Set<String> skip, long timeoutSeconds, Path report,
+                           boolean quick, String commandLine) {
+
+    public static final String USAGE = """
+            EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
+                              [--ceiling-connections N] [--ceiling-batch N]
+                              [--skip variant,...] [--timeout-seconds N] [--report FILE|-]
+              --tables              sysbench tables (default 8)
+              --rows                rows preloaded per table (default 20000)
+              --operations          row changes after the preload (default 100000)
+              --sink-workers        worker.count of our sink's default variant (default: the sink's own default)
+              --ceiling-connections connections of the plain-JDBC ceiling (default 2)
+              --ceiling-batch       rows per multi-row statement of the ceiling (default 500)
+              --skip                variants to leave out, e.g. src-avro,sink-dbz-jdbc
+              --timeout-seconds     per variant (default 900)
+              --report              markdown file to write the results to (default docs/benchmarks-e2e.md; - = none)
+              --quick               8 tables x 1000 rows, 6000 changes: a smoke run
+            """;
+
+    public static BenchOptions parse(String[] args) {
+        int tables = 8;
+        int rows = 20_000;
+        int ops = 100_000;
+        int workers = -1;
+        int ceilingConns = 2;
+        int ceilingBatch = 500;
+        Set<String> skip = new LinkedHashSet<>();
+        long timeout = 900;
+        Path report = Path.of("docs/benchmarks-e2e.md");
+        boolean quick = false;
+        boolean rowsSet = false;
+        boolean opsSet = false;
+        List<String> a = new ArrayList<>(Arrays.asList(args));
+        for (int i = 0; i < a.size(); i++) {
+            String k = a.get(i);
+            switch (k) {
+                case "--quick" -> quick = true;
+                case "--tables" -> tables = positive(k, value(a, ++i, k));
+                case "--rows" -> {
+                    rows = positive(k, value(a, ++i, k));
+                    rowsSet = true;
+                }
+                case "--operations" -> {
+                    ops = positive(k, value(a, ++i, k));
+                    opsSet = true;
+                }
+                case "--sink-workers" -> workers = positive(k, value(a, ++i, k));
+                case "--ceiling-connections" -> ceilingConns = positive(k, value(a, ++i, k));
+                case "--ceiling-batch" -> ceilingBatch = positive(k, value(a, ++i, k));
+                case "--skip" -> skip.addAll(List.of(value(a, ++i, k).split(",")));
+                case "--timeout-seconds" -> timeout = positive(k, value(a, ++i, k));
+                case "--report" -> {
+                    String v = value(a, ++i, k);
+                    report = "-".equals(v) ? null : Path.of(v);
+                }
+                case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
+                default -> throw new IllegalArgumentException("unknown argument '" + k + "'\n" + USAGE);
+            }
+        }
+        if (quick) {
+            if (!rowsSet) rows = 1_000;
+            if (!opsSet) ops = 6_000;
+        }
+        return new BenchOptions(tables, rows, ops, workers, ceilingConns, ceilingBatch, skip, timeout, report,
+                quick, String.join(" ", args));
+    }
+
+    public boolean runs(String variant) {
+        return !skip.contains(variant);
+    }
+
+    private static String value(List<String> a, int i, String key) {
+        if (i >= a.size()) throw new IllegalArgumentException(key + " needs a value\n" + USAGE);
+        return a.get(i);
+    }
+
+    private static int positive(String key, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n <= 0) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " takes a positive integer, not '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.cdcconnect.it.bench;
+
+import io.cdcconnect.it.ConnectCluster;
+import io.cdcconnect.it.EmbeddedMariaDb;
+import io.cdcconnect.it.Pipeline;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.cdcconnect.it.bench.BenchContext.MARKER_TABLE;
+import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
+import static io.cdcconnect.it.bench.BenchContext.say;
+
+/**
+ * The end-to-end benchmark of {@code BENCHMARKS.md}, source and sink, each against its Debezium baseline in the same
+ * run, on the same MariaDB and the same embedded Kafka + Connect worker:
+ * <ol>
+ *   <li>source: binlog → Kafka rows/s and bytes per row for Canal-JSON, Open-protocol and Avro, against Debezium's
+ *       MariaDB connector with JsonConverter;</li>
+ *   <li>sink: Kafka → MariaDB rows/s of our sink (defaults, statement cache off, batching off, one worker, Debezium
+ *       envelopes in) against the Debezium JDBC sink in upsert mode and a plain-JDBC ceiling, with the target's
+ *       statement counters.</li>
+ * </ol>
+ * Run it with {@code bench/run-e2e-benchmark.sh}; it is never part of the test suite. Options: {@link BenchOptions#USAGE}.
+ */
+public final class EndToEndBenchmark {
+
+    private static final long SEED = 20261122L;
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o;
+        try {
+            o = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int exit = run(o);
+        // The embedded cluster can leave non-daemon threads behind.
+        System.exit(exit);
+    }
+
+    static int run(BenchOptions o) throws Exception {
+        long start = System.nanoTime();
+        String command = System.getProperty("bench.command", "EndToEndBenchmark " + o.commandLine()).trim();
+        Path work = Path.of(System.getProperty("cdc.work.dir", "integration-tests/target/bench-work"));
+        Path ourPlugins = Pipeline.pluginDir();
+        Path dbzPlugins = Path.of(System.getProperty("cdc.bench.plugin.dir", "integration-tests/target/bench-plugins"));
+        List<String> notes = new ArrayList<>();
+        Set<String> skip = new LinkedHashSet<>(o.skip());
+        if (!Files.isDirectory(dbzPlugins.resolve("debezium-connector-mariadb"))
+                || !Files.isDirectory(dbzPlugins.resolve("debezium-connector-jdbc"))) {
+            notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Pbench): the Debezium"
+                    + " baselines and the Debezium-input variant did not run.");
+            skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin"));
+        }
+        BenchOptions opts = new BenchOptions(o.tables(), o.rowsPerTable(), o.operations(), o.sinkWorkers(),
+                o.ceilingConnections(), o.ceilingBatch(), skip, o.timeoutSeconds(), o.report(), o.quick(),
+                o.commandLine());
+
+        say("[1/6] generating the workload: " + opts.tables() + " tables x " + opts.rowsPerTable() + " rows, then "
+                + opts.operations() + " row changes...");
+        SysbenchWorkload workload = SysbenchWorkload.generate(opts.tables(), opts.rowsPerTable(), opts.operations(), SEED);
+        say("      " + workload.rowChanges() + " row changes in " + workload.transactions() + " transactions");
+
+        say("[2/6] starting MariaDB 11.4 (binlog), a Kafka broker and a Connect worker (embedded)...");
+        EmbeddedMariaDb db = EmbeddedMariaDb.start(work.resolve("mariadb"), 1);
+        MiniSchemaRegistry registry = null;
+        ConnectCluster connect = null;
+        TopicMeter meter = null;
+        try {
+            registry = MiniSchemaRegistry.start();
+            Map<String, String> worker = new HashMap<>();
+            worker.put("plugin.path", ourPlugins.toAbsolutePath() + "," + dbzPlugins.toAbsolutePath());
+            worker.put("offset.flush.interval.ms", "500");
+            connect = ConnectCluster.start(ourPlugins, worker);
+            meter = new TopicMeter(connect.bootstrapServers());
+            BenchContext ctx = new BenchContext(opts, db, connect, meter, registry, workload);
+            String version;
+            long maxPrepared;
+            try (Connection c = db.connect(null); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT VERSION(), @@max_prepared_stmt_count")) {
+                rs.next();
+                version = "MariaDB " + rs.getString(1);
+                maxPrepared = rs.getLong(2);
+            }
+            ctx.execute(null, "CREATE DATABASE IF NOT EXISTS " + SOURCE_DB);
+            try (Connection c = db.connect(SOURCE_DB)) {
+                workload.createTables(c);
+            }
+            ctx.execute(SOURCE_DB, "CREATE TABLE " + MARKER_TABLE + " (id INT NOT NULL PRIMARY KEY, note VARCHAR(80))");
+
+            say("[3/6] registering the source connectors on the empty tables (snapshot), then stopping each...");
+            SourcePhase source = new SourcePhase(ctx);
+            source.register();
+
+            say("[4/6] writing the workload upstream (into the binlog)...");
+            long w0 = System.nanoTime();
+            // Only while loading: the measured phases run with the server's durable default (1).
+            ctx.execute(null, "SET GLOBAL innodb_flush_log_at_trx_commit = 2");
+            try {
+                workload.write(workload.preload(), () -> db.connect(SOURCE_DB), 2);
+                workload.write(workload.operations(), () -> db.connect(SOURCE_DB), 2);
+            } finally {
+                ctx.execute(null, "SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+            }
+            source.writeEndMarker();
+            say(String.format("      %d row changes written in %.1f s", workload.rowChanges(), (System.nanoTime() - w0) / 1e9));
+
+            say("[5/6] source: resuming each connector alone and timing its catch-up...");
+            List<SourcePhase.Result> sources = source.measure();
+            Set<String> filled = new LinkedHashSet<>();
+            for (SourcePhase.Result r : sources) if (r.ok()) filled.add(r.variant().prefix());
+
+            say("[6/6] sink: each variant alone into a fresh database...");
+            List<SinkPhase.Result> sinks = new SinkPhase(ctx).run(filled);
+
+            notes.add("innodb_flush_log_at_trx_commit was 2 only while the workload was written upstream (not measured);"
+                    + " 1, the default, during every measured phase.");
+            notes.add("Connect worker: offset.flush.interval.ms=500; a sink's time ends at the first 200-ms poll that"
+                    + " sees its group's lag at 0 and the tables matching, so it can be up to ~0.7 s late.");
+            notes.add("Debezium's source ran with tombstones.on.delete=false and include.schema.changes=false (one"
+                    + " message per row change, like ours), key and value through JsonConverter with schemas.");
+            notes.add("Avro used an in-memory Confluent-API schema registry inside the benchmark JVM (two endpoints;"
+                    + " clients cache ids, so it is one call per table), not Apicurio.");
+            notes.add("Debezium plugins: io.debezium:debezium-connector-mariadb and debezium-connector-jdbc 3.3.0.Final"
+                    + " plugin archives from Maven Central, in the same worker as ours (plugin.path holds both folders).");
+            notes.add("max_prepared_stmt_count of the server: " + maxPrepared + ".");
+            String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+            BenchReport.Setup setup = new BenchReport.Setup(command, date, Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), version, (System.nanoTime() - start) / 1_000_000_000L,
+                    maxPrepared);
+            String md = BenchReport.render(setup, opts, workload, sources, sinks, notes);
+            System.out.println();
+            System.out.println(md);
+            if (opts.report() != null) {
+                Files.writeString(opts.report(), md);
+                say("written to " + opts.report().toAbsolutePath());
+            }
+            boolean allOk = sources.stream().allMatch(SourcePhase.Result::ok)
+                    && sinks.stream().allMatch(SinkPhase.Result::ok);
+            return allOk ? 0 : 1;
+        } finally {
+            if (meter != null) meter.close();
+            if (connect != null) connect.close();
+            if (registry != null) registry.close();
+            db.close();
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.cdcconnect.it.bench;
+
+import io.cdcconnect.it.bench.SysbenchWorkload.Change;
+import io.cdcconnect.it.bench.SysbenchWorkload.Kind;
+import io.cdcconnect.it.bench.SysbenchWorkload.Txn;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The ceiling of {@code BENCHMARKS.md}: a plain JDBC client applying the same row changes, no Kafka in between, as
+ * multi-row statements over N connections. Each key always goes to the same connection and each table's changes are
+ * cut into runs of one kind (upserts of the after-image, or deletes by key) of at most {@code batch} rows, applied in
+ * order: every change is applied, none is folded away, so per-key order holds.
+ */
+public final class PlainJdbcCeiling {
+
+    private final int connections;
+    private final int batch;
+
+    public PlainJdbcCeiling(int connections, int batch) {
+        this.connections = connections;
+        this.batch = batch;
+    }
+
+    /** The result: rows applied and statements sent. */
+    public record Result(long rows, long statements, long nanos) {
+    }
+
+    /** Applies every change of {@code txns} into the target; returns when all are committed. */
+    public Result apply(List<Txn> txns, SysbenchWorkload.ConnectionFactory target) throws Exception {
+        List<List<Change>> lanes = new ArrayList<>();
+        for (int i = 0; i < connections; i++) lanes.add(new ArrayList<>());
+        for (Txn t : txns) {
+            for (Change ch : t.changes()) lanes.get(lane(ch)).add(ch);
+        }
+        // Connect before the clock starts: the other variants do not count their connection set-up either.
+        List<Connection> conns = new ArrayList<>();
+        for (int i = 0; i < connections; i++) conns.add(target.open());
+        ExecutorService pool = Executors.newFixedThreadPool(connections);
+        try {
+            long t0 = System.nanoTime();
+            List<Future<Long>> done = new ArrayList<>();
+            for (int i = 0; i < connections; i++) {
+                Connection c = conns.get(i);
+                List<Change> lane = lanes.get(i);
+                done.add(pool.submit(() -> applyLane(c, lane)));
+            }
+            long statements = 0;
+            for (Future<Long> f : done) statements += f.get();
+            long nanos = System.nanoTime() - t0;
+            long rows = lanes.stream().mapToLong(List::size).sum();
+            return new Result(rows, statements, nanos);
+        } finally {
+            pool.shutdownNow();
+            for (Connection c : conns) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closing after the measurement; nothing to report
+                }
+            }
+        }
+    }
+
+    private int lane(Change ch) {
+        return Math.floorMod(ch.table() * 31 + Integer.hashCode(ch.id()) * 0x9E3779B1, connections);
+    }
+
+    private long applyLane(Connection c, List<Change> lane) throws SQLException {
+        c.setAutoCommit(true);
+        Map<Integer, List<Change>> pending = new HashMap<>();
+        Map<String, PreparedStatement> statements = new HashMap<>();
+        long sent = 0;
+        try {
+            for (Change ch : lane) {
+                List<Change> run = pending.computeIfAbsent(ch.table(), t -> new ArrayList<>(batch));
+                if (!run.isEmpty() && isDelete(run.get(0)) != isDelete(ch)) {
+                    sent += flush(c, statements, run);
+                }
+                run.add(ch);
+                if (run.size() >= batch) sent += flush(c, statements, run);
+            }
+            for (List<Change> run : pending.values()) {
+                if (!run.isEmpty()) sent += flush(c, statements, run);
+            }
+        } finally {
+            for (PreparedStatement ps : statements.values()) ps.close();
+        }
+        return sent;
+    }
+
+    private static boolean isDelete(Change ch) {
+        return ch.kind() == Kind.DELETE;
+    }
+
+    private static int flush(Connection c, Map<String, PreparedStatement> cache, List<Change> run) throws SQLException {
+        int t = run.get(0).table();
+        boolean delete = isDelete(run.get(0));
+        String key = t + (delete ? "d" : "u") + run.size();
+        PreparedStatement ps = cache.get(key);
+        if (ps == null) {
+            ps = c.prepareStatement(delete ? deleteSql(t, run.size()) : upsertSql(t, run.size()));
+            cache.put(key, ps);
+        }
+        int p = 1;
+        for (Change ch : run) {
+            ps.setInt(p++, ch.id());
+            if (!delete) {
+                ps.setInt(p++, ch.k());
+                ps.setString(p++, ch.c());
+                ps.setString(p++, ch.pad());
+            }
+        }
+        ps.executeUpdate();
+        run.clear();
+        return 1;
+    }
+
+    static String upsertSql(int t, int rows) {
+        StringBuilder sb = new StringBuilder("INSERT INTO ").append(SysbenchWorkload.table(t))
+                .append(" (id, k, c, pad) VALUES ");
+        for (int i = 0; i < rows; i++) sb.append(i == 0 ? "(?,?,?,?)" : ",(?,?,?,?)");
+        return sb.append(" ON DUPLICATE KEY UPDATE k = VALUES(k), c = VALUES(c), pad = VALUES(pad)").toString();
+    }
+
+    static String deleteSql(int t, int rows) {
+        StringBuilder sb = new StringBuilder("DELETE FROM ").append(SysbenchWorkload.table(t)).append(" WHERE id IN (");
+        for (int i = 0; i < rows; i++) sb.append(i == 0 ? "?" : ",?");
+        return sb.append(')').toString();
+    }
+}

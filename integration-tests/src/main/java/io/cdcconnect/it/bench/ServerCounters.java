@@ -1,0 +1,137 @@
+package io.cdcconnect.it.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The target server's own counters ({@code SHOW GLOBAL STATUS}) around one variant, and the peak of
+ * {@code Prepared_stmt_count} sampled while it runs. MariaDB has no {@code Com_query}: {@code Questions} counts the
+ * statements clients sent (text queries and {@code COM_STMT_EXECUTE}s alike).
+ *
+ * <p>The statements this class sends count too; {@link Delta#questions()} removes them.
+ */
+public final class ServerCounters implements AutoCloseable {
+
+    public static final List<String> COUNTERS = List.of("Questions", "Com_stmt_prepare", "Com_stmt_execute",
+            "Com_stmt_close", "Com_insert", "Com_update", "Com_delete", "Com_commit", "Com_select");
+
+    private final Connection connection;
+    private final long sampleMillis;
+    private final AtomicLong peak = new AtomicLong();
+    private final AtomicLong ownStatements = new AtomicLong();
+    private volatile boolean sampling;
+    private Thread sampler;
+    private volatile SQLException samplerError;
+
+    public ServerCounters(Connection connection, long sampleMillis) {
+        this.connection = connection;
+        this.sampleMillis = sampleMillis;
+    }
+
+    /** Counters of one variant: after minus before. */
+    public record Delta(Map<String, Long> counters, long peakPreparedStatements, long ownStatements) {
+        public long get(String name) {
+            return counters.getOrDefault(name, 0L);
+        }
+
+        /** Questions without this class's own status reads. */
+        public long questions() {
+            return get("Questions") - ownStatements;
+        }
+
+        /** Share of statement executions that ran an already-prepared statement: 1 - prepares / executes. */
+        public double reuse() {
+            long exec = get("Com_stmt_execute");
+            return exec == 0 ? Double.NaN : 1.0 - (double) get("Com_stmt_prepare") / exec;
+        }
+    }
+
+    private Map<String, Long> before;
+
+    /** Reads the counters and starts sampling {@code Prepared_stmt_count}. */
+    public void start() throws SQLException {
+        ownStatements.set(0);
+        before = read();
+        peak.set(preparedNow());
+        sampling = true;
+        samplerError = null;
+        sampler = new Thread(this::sample, "bench-prepared-stmt-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    /** Stops sampling and returns the counters' change since {@link #start()}. */
+    public Delta stop() throws SQLException {
+        sampling = false;
+        try {
+            sampler.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (samplerError != null) throw samplerError;
+        peak.accumulateAndGet(preparedNow(), Math::max);
+        Map<String, Long> after = read();
+        Map<String, Long> delta = new LinkedHashMap<>();
+        for (String k : COUNTERS) delta.put(k, after.getOrDefault(k, 0L) - before.getOrDefault(k, 0L));
+        // Every SHOW counts once in Questions (the one that read "after" included).
+        return new Delta(delta, peak.get(), ownStatements.get());
+    }
+
+    public long preparedNow() throws SQLException {
+        return status("SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'").getOrDefault("Prepared_stmt_count", 0L);
+    }
+
+    private void sample() {
+        while (sampling) {
+            try {
+                peak.accumulateAndGet(preparedNow(), Math::max);
+                Thread.sleep(sampleMillis);
+            } catch (SQLException e) {
+                samplerError = e;
+                return;
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private Map<String, Long> read() throws SQLException {
+        StringBuilder in = new StringBuilder();
+        for (String k : COUNTERS) in.append(in.length() == 0 ? "'" : ",'").append(k).append('\'');
+        return status("SHOW GLOBAL STATUS WHERE Variable_name IN (" + in + ")");
+    }
+
+    private Map<String, Long> status(String sql) throws SQLException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        synchronized (connection) {
+            ownStatements.incrementAndGet();
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                while (rs.next()) out.put(rs.getString(1), Long.parseLong(rs.getString(2)));
+            }
+        }
+        return out;
+    }
+
+    /** The server's {@code max_prepared_stmt_count}. */
+    public long maxPreparedStatements() throws SQLException {
+        synchronized (connection) {
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT @@GLOBAL.max_prepared_stmt_count")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        sampling = false;
+        connection.close();
+    }
+}

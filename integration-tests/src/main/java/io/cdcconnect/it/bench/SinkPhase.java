@@ -1,0 +1,237 @@
+package io.cdcconnect.it.bench;
+
+import io.cdcconnect.it.ConnectorConfigFiles;
+import io.cdcconnect.it.EmbeddedMariaDb;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
+import static io.cdcconnect.it.bench.BenchContext.say;
+
+/**
+ * Kafka to the target. Each variant drains the same topics (Canal-JSON from our source, Debezium envelopes from
+ * Debezium's) into a fresh database on the same server, alone, timed from its task running until its consumer group
+ * has committed everything and every table matches the source (row count and CHECKSUM TABLE). The server's counters
+ * are read before and after, and {@code Prepared_stmt_count} is sampled for its peak. The plain-JDBC ceiling applies
+ * the same changes without Kafka.
+ */
+public final class SinkPhase {
+
+    public enum Kind { OURS, DEBEZIUM_JDBC, CEILING }
+
+    /** One sink under test; {@code overrides} are added to the connector's config. */
+    public record Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides) {
+        String connector() {
+            return "bench-" + id;
+        }
+
+        String targetDb() {
+            return "bt_" + id.replace('-', '_');
+        }
+
+        Pattern topics() {
+            return Pattern.compile(Pattern.quote(topicPrefix + "." + SOURCE_DB + ".") + "sbtest[0-9]+");
+        }
+    }
+
+    /** What one variant did. */
+    public record Result(Variant variant, long rows, double seconds, ServerCounters.Delta counters,
+                         Map<String, Double> jmx, int workers, long budget, String error) {
+        public double rowsPerSecond() {
+            return seconds > 0 ? rows / seconds : Double.NaN;
+        }
+
+        public boolean ok() {
+            return error == null;
+        }
+    }
+
+    private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
+
+    private final BenchContext ctx;
+
+    public SinkPhase(BenchContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** The variants in the order they run. */
+    public List<Variant> variants() {
+        List<Variant> v = new ArrayList<>();
+        v.add(new Variant("sink-jdbc-ceiling", "plain JDBC ceiling (" + ctx.options.ceilingConnections()
+                + " connections, multi-row statements of " + ctx.options.ceilingBatch() + ")", Kind.CEILING, "", Map.of()));
+        Map<String, String> ours = new LinkedHashMap<>();
+        if (ctx.options.sinkWorkers() > 0) ours.put("worker.count", Integer.toString(ctx.options.sinkWorkers()));
+        v.add(new Variant("sink-ours", "ours, canal-json, defaults" + (ours.isEmpty() ? "" : " but " + ours),
+                Kind.OURS, "occ", ours));
+        v.add(new Variant("sink-ours-nocache", "ours, statement cache off (statement.cache.size=0)", Kind.OURS, "occ",
+                with(ours, "statement.cache.size", "0")));
+        v.add(new Variant("sink-ours-nobatch", "ours, batching off (max.txn.rows=1: one row per statement and per"
+                + " commit; the sink has no switch for multi-row statements alone)", Kind.OURS, "occ",
+                with(ours, "max.txn.rows", "1")));
+        v.add(new Variant("sink-ours-1worker", "ours, one worker (worker.count=1)", Kind.OURS, "occ",
+                with(ours, "worker.count", "1")));
+        Map<String, String> dbzIn = new LinkedHashMap<>(ours);
+        dbzIn.put("input.format", "debezium");
+        dbzIn.put("key.converter", JSON_CONVERTER);
+        dbzIn.put("key.converter.schemas.enable", "true");
+        dbzIn.put("value.converter", JSON_CONVERTER);
+        dbzIn.put("value.converter.schemas.enable", "true");
+        v.add(new Variant("sink-ours-dbzin", "ours, Debezium envelopes in (input.format=debezium)", Kind.OURS, "dbz",
+                dbzIn));
+        v.add(new Variant("sink-dbz-jdbc", "Debezium JDBC sink, insert.mode=upsert, defaults", Kind.DEBEZIUM_JDBC, "dbz",
+                Map.of()));
+        v.removeIf(x -> !ctx.options.runs(x.id()));
+        return v;
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String k, String value) {
+        Map<String, String> m = new LinkedHashMap<>(base);
+        m.put(k, value);
+        return m;
+    }
+
+    /** Runs every variant whose input topics exist; {@code sourcesOk} says which topic prefixes were filled. */
+    public List<Result> run(java.util.Set<String> filledPrefixes) throws Exception {
+        List<Result> results = new ArrayList<>();
+        long rows = ctx.workload.rowChanges();
+        try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200)) {
+            long maxPrepared = counters.maxPreparedStatements();
+            for (Variant v : variants()) {
+                if (v.kind() != Kind.CEILING && !filledPrefixes.contains(v.topicPrefix())) {
+                    results.add(new Result(v, rows, Double.NaN, null, Map.of(), 0, 0,
+                            "its input topics (" + v.topicPrefix() + ".*) were not filled by the source phase"));
+                    continue;
+                }
+                say("      " + v.id() + ": " + v.label() + " ...");
+                Result r;
+                try {
+                    r = runOne(v, rows, counters, maxPrepared);
+                } catch (Exception e) {
+                    r = new Result(v, rows, Double.NaN, null, Map.of(), 0, 0, BenchReport.oneLine(e));
+                } finally {
+                    if (v.kind() != Kind.CEILING) ctx.control.delete(v.connector());
+                }
+                results.add(r);
+                if (r.ok()) {
+                    say(String.format("      %s: %.1f s, %.0f rows/s; Questions %d, Com_stmt_prepare %d, Com_stmt_execute %d,"
+                                    + " peak Prepared_stmt_count %d", v.id(), r.seconds(), r.rowsPerSecond(),
+                            r.counters().questions(), r.counters().get("Com_stmt_prepare"),
+                            r.counters().get("Com_stmt_execute"), r.counters().peakPreparedStatements()));
+                } else {
+                    say("      " + v.id() + " FAILED: " + r.error());
+                }
+                ctx.execute(null, "DROP DATABASE IF EXISTS `" + v.targetDb() + "`");
+            }
+        }
+        return results;
+    }
+
+    private Result runOne(Variant v, long rows, ServerCounters counters, long maxPrepared) throws Exception {
+        ctx.execute(null, "DROP DATABASE IF EXISTS `" + v.targetDb() + "`", "CREATE DATABASE `" + v.targetDb() + "`");
+        try (Connection c = ctx.connect(v.targetDb())) {
+            ctx.workload.createTables(c);
+        }
+        if (v.kind() == Kind.CEILING) {
+            counters.start();
+            PlainJdbcCeiling.Result r = new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch())
+                    .apply(ctx.workload.all(), () -> ctx.connect(v.targetDb()));
+            ServerCounters.Delta d = counters.stop();
+            String error = mismatch(v);
+            return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
+        }
+        Map<String, String> config = config(v);
+        int workers = Integer.parseInt(config.getOrDefault("worker.count", "4"));
+        long budget = budget(config, workers, maxPrepared);
+        counters.start();
+        ctx.connect.putConnector(v.connector(), config);
+        ctx.connect.awaitRunning(v.connector(), 1, Duration.ofSeconds(120));
+        long t0 = System.nanoTime();
+        long deadline = t0 + ctx.timeout().toNanos();
+        String group = "connect-" + v.connector();
+        long lastFailCheck = 0;
+        while (ctx.meter.lag(group, v.topics()) > 0) {
+            if (System.nanoTime() > deadline) {
+                counters.stop();
+                return new Result(v, rows, Double.NaN, null, Map.of(), workers, budget,
+                        "still " + ctx.meter.lag(group, v.topics()) + " messages behind after " + ctx.timeout());
+            }
+            if (System.nanoTime() - lastFailCheck > 2_000_000_000L) {
+                ctx.connect.assertNotFailed(v.connector());
+                lastFailCheck = System.nanoTime();
+            }
+            ConnectorControl.sleep(200);
+        }
+        long t1 = System.nanoTime();
+        // Offsets are committed after the rows (ours by design; Connect's for the others): confirm with the rows.
+        String error = mismatch(v);
+        for (int i = 0; error != null && i < 40; i++) {
+            ConnectorControl.sleep(250);
+            error = mismatch(v);
+            t1 = System.nanoTime();
+        }
+        ServerCounters.Delta d = counters.stop();
+        Map<String, Double> jmx = SinkJmx.read("cdc-connect", v.connector());
+        return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
+    }
+
+    private String mismatch(Variant v) throws Exception {
+        try (Connection c = ctx.connect(null)) {
+            List<String> diff = TargetCheck.differences(c, SOURCE_DB, v.targetDb(), ctx.workload.tables());
+            return diff.isEmpty() ? null : "target differs from source: " + diff;
+        }
+    }
+
+    /** Our sink's statement budget for the whole connector, as CdcSinkConfig documents it. */
+    private static long budget(Map<String, String> config, int workers, long maxPrepared) {
+        if (!config.containsKey("connector.class") || !config.get("connector.class").startsWith("io.cdcconnect")) return 0;
+        int perConnection = Integer.parseInt(config.getOrDefault("statement.cache.size", "256"));
+        int connections = workers + 1;
+        long serverShare = maxPrepared < 0 ? Long.MAX_VALUE : maxPrepared / 2 / connections;
+        return Math.min(perConnection, serverShare) * connections;
+    }
+
+    private Map<String, String> config(Variant v) {
+        Map<String, String> c;
+        if (v.kind() == Kind.OURS) {
+            Map<String, String> values = new HashMap<>();
+            values.put("TOPIC_PREFIX", v.topicPrefix());
+            values.put("SOURCE_DATABASE", SOURCE_DB);
+            values.put("TARGET_HOST", ctx.db.host());
+            values.put("TARGET_PORT", Integer.toString(ctx.db.port()));
+            values.put("TARGET_USER", EmbeddedMariaDb.USER);
+            values.put("TARGET_PASSWORD", EmbeddedMariaDb.PASSWORD);
+            values.put("TARGET_DATABASE", v.targetDb());
+            c = new LinkedHashMap<>(ConnectorConfigFiles.load("sink-mariadb.json", values));
+            c.remove("topics");
+            c.put("topics.regex", v.topics().pattern());
+            c.putAll(v.overrides());
+        } else {
+            c = new LinkedHashMap<>();
+            c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+            c.put("tasks.max", "1");
+            c.put("topics.regex", v.topics().pattern());
+            c.put("connection.url", "jdbc:mariadb://" + ctx.db.host() + ":" + ctx.db.port() + "/" + v.targetDb());
+            c.put("connection.username", EmbeddedMariaDb.USER);
+            c.put("connection.password", EmbeddedMariaDb.PASSWORD);
+            c.put("insert.mode", "upsert");
+            c.put("delete.enabled", "true");
+            c.put("primary.key.mode", "record_key");
+            c.put("schema.evolution", "none");
+            c.put("collection.name.format", "${source.table}");
+            c.put("key.converter", JSON_CONVERTER);
+            c.put("key.converter.schemas.enable", "true");
+            c.put("value.converter", JSON_CONVERTER);
+            c.put("value.converter.schemas.enable", "true");
+            c.put("consumer.override.auto.offset.reset", "earliest");
+            c.putAll(v.overrides());
+        }
+        return c;
+    }
+}

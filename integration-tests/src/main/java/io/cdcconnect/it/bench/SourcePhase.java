@@ -1,0 +1,239 @@
+package io.cdcconnect.it.bench;
+
+import io.cdcconnect.it.ConnectorConfigFiles;
+import io.cdcconnect.it.EmbeddedMariaDb;
+import io.cdcconnect.it.bench.TopicMeter.Format;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import static io.cdcconnect.it.bench.BenchContext.MARKER_TABLE;
+import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
+import static io.cdcconnect.it.bench.BenchContext.say;
+
+/**
+ * Binlog to Kafka. Every source connector snapshots the empty tables and is stopped; the workload then goes into the
+ * binlog; each connector is resumed alone and timed until the end marker (the last row written upstream) arrives on
+ * its marker topic. Its topics are then read in full to count rows and bytes.
+ */
+public final class SourcePhase {
+
+    /** One source connector under test. */
+    public record Variant(String id, String label, String prefix, Format format, int serverId, boolean ours,
+                          String outputFormat) {
+        String connector() {
+            return "bench-" + id;
+        }
+
+        Pattern tableTopics() {
+            return Pattern.compile(Pattern.quote(prefix + "." + SOURCE_DB + ".") + "sbtest[0-9]+");
+        }
+
+        String markerTopic() {
+            return prefix + "." + SOURCE_DB + "." + MARKER_TABLE;
+        }
+    }
+
+    /** What one variant did; {@code error} set when it could not be measured. */
+    public record Result(Variant variant, long expectedRows, double seconds, double secondsFromFirst,
+                         TopicMeter.Tally tally, String error) {
+        public double rowsPerSecond() {
+            return seconds > 0 ? expectedRows / seconds : Double.NaN;
+        }
+
+        public double rowsPerSecondFromFirst() {
+            return secondsFromFirst > 0 ? expectedRows / secondsFromFirst : Double.NaN;
+        }
+
+        public boolean ok() {
+            return error == null;
+        }
+    }
+
+    public static final List<Variant> VARIANTS = List.of(
+            new Variant("src-canal", "ours, canal-json", "occ", Format.CANAL_JSON, 5401, true, "canal-json"),
+            new Variant("src-open", "ours, open-protocol", "oop", Format.OPEN_PROTOCOL, 5402, true, "open-protocol"),
+            new Variant("src-avro", "ours, avro", "oav", Format.AVRO, 5403, true, "avro"),
+            new Variant("src-dbz", "Debezium MariaDB + JsonConverter", "dbz", Format.DEBEZIUM_JSON, 5404, false, null));
+
+    private final BenchContext ctx;
+    private final List<Variant> active = new ArrayList<>();
+    private final Map<String, String> setupErrors = new LinkedHashMap<>();
+    private String endToken;
+
+    public SourcePhase(BenchContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Registers every source connector on the empty tables, waits until each streams, and stops it. */
+    public void register() throws Exception {
+        int marker = 0;
+        for (Variant v : VARIANTS) {
+            if (!ctx.options.runs(v.id())) continue;
+            marker++;
+            try {
+                ctx.connect.putConnector(v.connector(), config(v));
+                ctx.connect.awaitRunning(v.connector(), 1, Duration.ofSeconds(180));
+                String token = "ready-" + v.id() + "-" + UUID.randomUUID();
+                insertMarker(marker, token);
+                awaitToken(v, token, Duration.ofSeconds(180), System.nanoTime());
+                ctx.control.stop(v.connector());
+                active.add(v);
+                say("      " + v.connector() + " registered, streaming, stopped");
+            } catch (Exception e) {
+                setupErrors.put(v.id(), BenchReport.oneLine(e));
+                say("      " + v.connector() + " FAILED to start: " + BenchReport.oneLine(e));
+                ctx.control.delete(v.connector());
+            }
+        }
+    }
+
+    /** Writes the end marker; call after the workload is in the binlog. */
+    public void writeEndMarker() throws Exception {
+        endToken = "end-" + UUID.randomUUID();
+        insertMarker(100_000, endToken);
+    }
+
+    /** Resumes each stopped connector alone and times its catch-up. */
+    public List<Result> measure() {
+        List<Result> results = new ArrayList<>();
+        long expected = ctx.workload.rowChanges();
+        for (Variant v : VARIANTS) {
+            if (!ctx.options.runs(v.id())) continue;
+            if (setupErrors.containsKey(v.id())) {
+                results.add(new Result(v, expected, Double.NaN, Double.NaN, null, setupErrors.get(v.id())));
+                continue;
+            }
+            say("      " + v.connector() + ": catching up " + expected + " row changes from the binlog...");
+            try {
+                Result r = measureOne(v, expected);
+                results.add(r);
+                say(String.format("      %s: %.1f s from resume (%.0f rows/s), %.1f s from its first message (%.0f rows/s); "
+                                + "%d messages, %d rows, %.1f bytes/row", v.connector(), r.seconds(), r.rowsPerSecond(),
+                        r.secondsFromFirst(), r.rowsPerSecondFromFirst(), r.tally().messages(), r.tally().rows(),
+                        r.tally().bytesPerRow()));
+            } catch (Exception e) {
+                results.add(new Result(v, expected, Double.NaN, Double.NaN, null, BenchReport.oneLine(e)));
+                say("      " + v.connector() + " FAILED: " + BenchReport.oneLine(e));
+            } finally {
+                try {
+                    ctx.control.stop(v.connector());
+                } catch (RuntimeException e) {
+                    ctx.control.delete(v.connector());
+                }
+            }
+        }
+        return results;
+    }
+
+    private Result measureOne(Variant v, long expected) throws Exception {
+        Pattern topics = v.tableTopics();
+        long before = ctx.meter.endOffsetSum(topics);
+        long t0 = System.nanoTime();
+        ctx.control.resume(v.connector());
+        long[] first = {0};
+        awaitToken(v, endToken, ctx.timeout(), t0, () -> {
+            if (first[0] == 0 && ctx.meter.endOffsetSum(topics) > before) first[0] = System.nanoTime();
+        });
+        long t1 = System.nanoTime();
+        if (first[0] == 0) first[0] = t0;
+        TopicMeter.Tally tally = ctx.meter.tally(topics, v.format());
+        String error = null;
+        if (tally.rows() != expected) {
+            error = "topics hold " + tally.rows() + " row changes, expected " + expected;
+        }
+        return new Result(v, expected, (t1 - t0) / 1e9, (t1 - first[0]) / 1e9, tally, error);
+    }
+
+    private void awaitToken(Variant v, String token, Duration timeout, long t0) {
+        awaitToken(v, token, timeout, t0, () -> { });
+    }
+
+    /** Waits for the marker topic to exist and carry {@code token}; runs {@code tick} about every 250 ms. */
+    private void awaitToken(Variant v, String token, Duration timeout, long t0, Runnable tick) {
+        long deadline = t0 + timeout.toNanos();
+        Pattern marker = Pattern.compile(Pattern.quote(v.markerTopic()));
+        while (ctx.meter.partitions(marker).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topic " + v.markerTopic() + " never appeared");
+            }
+            ctx.connect.assertNotFailed(v.connector());
+            tick.run();
+            ConnectorControl.sleep(250);
+        }
+        long lastCheck = System.nanoTime();
+        try (TopicMeter.TokenWatch watch = ctx.meter.watch(v.markerTopic(), token)) {
+            while (!watch.poll(Duration.ofMillis(100))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("marker " + token + " did not reach " + v.markerTopic()
+                            + " within " + timeout);
+                }
+                if (System.nanoTime() - lastCheck > 250_000_000L) {
+                    tick.run();
+                    ctx.connect.assertNotFailed(v.connector());
+                    lastCheck = System.nanoTime();
+                }
+            }
+        }
+        tick.run();
+    }
+
+    private void insertMarker(int id, String token) throws Exception {
+        try (Connection c = ctx.connect(SOURCE_DB);
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + MARKER_TABLE + " (id, note) VALUES (?, ?)")) {
+            ps.setInt(1, id);
+            ps.setString(2, token);
+            ps.executeUpdate();
+        }
+    }
+
+    private Map<String, String> config(Variant v) {
+        Map<String, String> values = new HashMap<>();
+        values.put("SOURCE_HOST", ctx.db.host());
+        values.put("SOURCE_PORT", Integer.toString(ctx.db.port()));
+        values.put("SOURCE_USER", EmbeddedMariaDb.USER);
+        values.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
+        values.put("SOURCE_DATABASE", SOURCE_DB);
+        values.put("SOURCE_SERVER_ID", Integer.toString(v.serverId()));
+        values.put("TOPIC_PREFIX", v.prefix());
+        values.put("KAFKA_BOOTSTRAP", ctx.connect.bootstrapServers());
+        Map<String, String> c;
+        if (v.ours()) {
+            c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
+            c.put("output.format", v.outputFormat());
+            if (v.format() == Format.AVRO) c.put("schema.registry.url", ctx.registry.url());
+        } else {
+            c = new LinkedHashMap<>();
+            c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+            c.put("tasks.max", "1");
+            c.put("database.hostname", ctx.db.host());
+            c.put("database.port", Integer.toString(ctx.db.port()));
+            c.put("database.user", EmbeddedMariaDb.USER);
+            c.put("database.password", EmbeddedMariaDb.PASSWORD);
+            c.put("database.server.id", Integer.toString(v.serverId()));
+            c.put("database.include.list", SOURCE_DB);
+            c.put("topic.prefix", v.prefix());
+            c.put("snapshot.mode", "initial");
+            c.put("schema.history.internal.kafka.bootstrap.servers", ctx.connect.bootstrapServers());
+            c.put("schema.history.internal.kafka.topic", v.prefix() + ".schema-history");
+            c.put("include.schema.changes", "false");
+            // One message per row change, as our formats: no tombstone after each delete.
+            c.put("tombstones.on.delete", "false");
+            c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+            c.put("key.converter.schemas.enable", "true");
+            c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+            c.put("value.converter.schemas.enable", "true");
+            c.put("topic.creation.default.partitions", "1");
+            c.put("topic.creation.default.replication.factor", "1");
+        }
+        return c;
+    }
+}

@@ -1,0 +1,281 @@
+package io.cdcconnect.it.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+/**
+ * What the benchmark reads from Kafka: end offsets of a set of topics, a sink group's committed offsets, a marker
+ * token arriving on a topic (how a source variant's catch-up is timed), and a full read of topics that counts the
+ * row changes they carry and their bytes, per wire format.
+ */
+public final class TopicMeter implements AutoCloseable {
+
+    /** How a topic's messages carry rows. */
+    public enum Format { CANAL_JSON, OPEN_PROTOCOL, AVRO, DEBEZIUM_JSON }
+
+    /** A full read of some topics. {@code rows} counts row changes (DML), not watermarks, DDL or tombstones. */
+    public record Tally(long messages, long rows, long keyBytes, long valueBytes) {
+        public double bytesPerRow() {
+            return rows == 0 ? Double.NaN : (double) (keyBytes + valueBytes) / rows;
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String bootstrap;
+    private final Admin admin;
+
+    public TopicMeter(String bootstrap) {
+        this.bootstrap = bootstrap;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+    }
+
+    public List<TopicPartition> partitions(Pattern topics) {
+        try {
+            Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            List<String> matching = names.stream().filter(n -> topics.matcher(n).matches()).sorted().toList();
+            List<TopicPartition> out = new ArrayList<>();
+            if (matching.isEmpty()) return out;
+            for (var d : admin.describeTopics(matching).allTopicNames().get(10, TimeUnit.SECONDS).values()) {
+                d.partitions().forEach(p -> out.add(new TopicPartition(d.name(), p.partition())));
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics matching " + topics + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Map<TopicPartition, Long> endOffsets(Pattern topics) {
+        List<TopicPartition> parts = partitions(topics);
+        Map<TopicPartition, Long> out = new HashMap<>();
+        if (parts.isEmpty()) return out;
+        Map<TopicPartition, OffsetSpec> req = new HashMap<>();
+        parts.forEach(p -> req.put(p, OffsetSpec.latest()));
+        try {
+            admin.listOffsets(req).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read end offsets of " + topics + ": " + e.getMessage(), e);
+        }
+    }
+
+    public long endOffsetSum(Pattern topics) {
+        return endOffsets(topics).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Messages of {@code topics} that consumer group {@code group} has not committed yet. */
+    public long lag(String group, Pattern topics) {
+        Map<TopicPartition, Long> end = endOffsets(topics);
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+            long lag = 0;
+            for (var e : end.entrySet()) {
+                OffsetAndMetadata c = committed.get(e.getKey());
+                lag += e.getValue() - (c == null ? 0 : c.offset());
+            }
+            return lag;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read offsets of group " + group + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Watches a topic from its beginning for a message whose key or value contains a token. */
+    public final class TokenWatch implements AutoCloseable {
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final byte[] token;
+        private final String topic;
+
+        TokenWatch(String topic, String token) {
+            this.topic = topic;
+            this.token = token.getBytes(StandardCharsets.UTF_8);
+            this.consumer = consumer();
+            List<TopicPartition> parts = partitions(Pattern.compile(Pattern.quote(topic)));
+            if (parts.isEmpty()) throw new IllegalStateException("topic " + topic + " does not exist");
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+        }
+
+        /** Polls once (up to {@code maxWait}); true when the token has arrived. */
+        public boolean poll(Duration maxWait) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(maxWait)) {
+                if (contains(r.value(), token) || contains(r.key(), token)) return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+
+        @Override
+        public String toString() {
+            return "token watch on " + topic;
+        }
+    }
+
+    public TokenWatch watch(String topic, String token) {
+        return new TokenWatch(topic, token);
+    }
+
+    /** Reads every message of {@code topics} up to their current end and counts rows and bytes. */
+    public Tally tally(Pattern topics, Format format) {
+        Map<TopicPartition, Long> end = endOffsets(topics);
+        end.values().removeIf(v -> v == 0);
+        long messages = 0;
+        long rows = 0;
+        long keyBytes = 0;
+        long valueBytes = 0;
+        if (end.isEmpty()) return new Tally(0, 0, 0, 0);
+        try (KafkaConsumer<byte[], byte[]> c = consumer()) {
+            c.assign(end.keySet());
+            c.seekToBeginning(end.keySet());
+            Map<TopicPartition, Long> remaining = new HashMap<>(end);
+            long idleSince = System.nanoTime();
+            while (!remaining.isEmpty()) {
+                var batch = c.poll(Duration.ofMillis(500));
+                if (batch.isEmpty() && System.nanoTime() - idleSince > 60_000_000_000L) {
+                    throw new IllegalStateException("reading " + topics + " stalled; still to read: " + remaining);
+                }
+                if (!batch.isEmpty()) idleSince = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> r : batch) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    Long stop = remaining.get(tp);
+                    if (stop == null || r.offset() >= stop) continue;
+                    messages++;
+                    keyBytes += r.key() == null ? 0 : r.key().length;
+                    valueBytes += r.value() == null ? 0 : r.value().length;
+                    rows += rows(format, r);
+                    if (r.offset() + 1 >= stop) remaining.remove(tp);
+                }
+            }
+        }
+        return new Tally(messages, rows, keyBytes, valueBytes);
+    }
+
+    static long rows(Format format, ConsumerRecord<byte[], byte[]> r) {
+        switch (format) {
+            case CANAL_JSON -> {
+                if (r.value() == null) return 0;
+                long n = 0;
+                String all = new String(r.value(), StandardCharsets.UTF_8);
+                for (String line : all.split("\n")) {
+                    if (line.isBlank()) continue;
+                    JsonNode m = readJson(line, r);
+                    String type = m.path("type").asText();
+                    if (type.equals("INSERT") || type.equals("UPDATE") || type.equals("DELETE")) {
+                        JsonNode data = m.get("data");
+                        n += data != null && data.isArray() ? data.size() : 1;
+                    }
+                }
+                return n;
+            }
+            case OPEN_PROTOCOL -> {
+                return openProtocolRows(r);
+            }
+            case AVRO -> {
+                // One Kafka message per row change; a delete carries the key and an empty value.
+                return r.key() == null && r.value() == null ? 0 : 1;
+            }
+            case DEBEZIUM_JSON -> {
+                // One message per row change; a null value is a tombstone.
+                return r.value() == null ? 0 : 1;
+            }
+            default -> throw new IllegalArgumentException(format.name());
+        }
+    }
+
+    /**
+     * TiCDC's Open-protocol batches events into one message: the key is an 8-byte version, then for each event an
+     * 8-byte big-endian length and that many bytes of JSON whose {@code "t"} is 1 for a row change.
+     */
+    static long openProtocolRows(ConsumerRecord<byte[], byte[]> r) {
+        byte[] key = r.key();
+        if (key == null || key.length < 8) return 0;
+        ByteBuffer b = ByteBuffer.wrap(key);
+        b.getLong();
+        long n = 0;
+        while (b.remaining() >= 8) {
+            long len = b.getLong();
+            if (len < 0 || len > b.remaining()) {
+                throw new IllegalStateException("open-protocol key at " + r.topic() + "/" + r.partition() + "@"
+                        + r.offset() + " has an event length " + len + " beyond the " + b.remaining() + " bytes left");
+            }
+            byte[] event = new byte[(int) len];
+            b.get(event);
+            JsonNode k = readJson(new String(event, StandardCharsets.UTF_8), r);
+            if (k.path("t").asInt() == 1) n++;
+        }
+        return n;
+    }
+
+    private static JsonNode readJson(String text, ConsumerRecord<byte[], byte[]> r) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalStateException("message at " + r.topic() + "/" + r.partition() + "@" + r.offset()
+                    + " is not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    static boolean contains(byte[] hay, byte[] needle) {
+        if (hay == null || hay.length < needle.length) return false;
+        outer:
+        for (int i = 0; i <= hay.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) continue outer;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(8 << 20));
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}

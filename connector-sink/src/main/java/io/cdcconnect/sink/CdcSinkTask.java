@@ -49,7 +49,7 @@ public final class CdcSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
         String connector = props.getOrDefault("name", "cdc-sink");
-        String taskId = props.getOrDefault("task.id", Integer.toHexString(System.identityHashCode(this)));
+        String taskId = taskId(props, connector);
         decoder = RecordDecoders.forConfig(config);
         metrics = SinkMetrics.jmx(connector, taskId);
         try {
@@ -65,6 +65,16 @@ public final class CdcSinkTask extends SinkTask {
         }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, dead-letter reporting {})", taskId,
                 connector, config.inputFormat(), reporter != null ? "available" : "unavailable");
+    }
+
+    /** Connect names the task thread "task-thread-{connector}-{n}"; n tells tasks apart in metrics and pool names. */
+    private String taskId(Map<String, String> props, String connector) {
+        String explicit = props.get("task.id");
+        if (explicit != null) return explicit;
+        String thread = Thread.currentThread().getName();
+        String prefix = "task-thread-" + connector + "-";
+        if (thread.startsWith(prefix)) return thread.substring(prefix.length());
+        return Integer.toHexString(System.identityHashCode(this));
     }
 
     @Override

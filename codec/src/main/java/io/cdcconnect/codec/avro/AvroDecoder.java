@@ -4,10 +4,6 @@ import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.model.RowChange;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
 
 import java.io.IOException;
 import java.util.Map;
@@ -33,7 +29,7 @@ public final class AvroDecoder {
 
     private final SchemaRegistryClient registry;
     private final Map<Long, AvroSchemaReader.Layout> layouts = new ConcurrentHashMap<>();
-    private final Map<Integer, GenericDatumReader<GenericRecord>> readers = new ConcurrentHashMap<>();
+    private final Map<Integer, AvroRecordReader> readers = new ConcurrentHashMap<>();
 
     public AvroDecoder(SchemaRegistryClient registry) {
         this.registry = registry;
@@ -60,22 +56,22 @@ public final class AvroDecoder {
             Schema keySchema = keyId < 0 ? null : schema(keyId, "key");
             return AvroSchemaReader.valueLayout(valueSchema, keySchema, describe(keyId, valueId, valueSchema));
         });
-        GenericRecord record = read(valueId, value, layout, "value");
+        Object[] record = read(valueId, value, layout, "value");
         Object[] after = image(layout, record, layout.fieldPos());
         long commitTs = 0;
-        if (layout.commitTsPos() >= 0 && record.get(layout.commitTsPos()) instanceof Number n) {
+        if (layout.commitTsPos() >= 0 && record[layout.commitTsPos()] instanceof Number n) {
             commitTs = n.longValue();
         }
-        boolean update = layout.opPos() >= 0 && record.get(layout.opPos()) != null
-                && "u".equals(record.get(layout.opPos()).toString());
+        boolean update = layout.opPos() >= 0 && record[layout.opPos()] != null
+                && "u".equals(record[layout.opPos()].toString());
         if (!update) {
             return RowChange.insert(layout.table(), after, commitTs);
         }
         Object[] before = new Object[after.length];
-        GenericRecord keyRecord = keyId < 0 ? null : read(keyId, key, keyLayout(keyId), "key");
+        Object[] keyRecord = keyId < 0 ? null : read(keyId, key, keyLayout(keyId), "key");
         for (int i = 0; i < after.length; i++) {
             if (layout.keyPos()[i] >= 0) {
-                before[i] = layout.columns()[i].toModel(keyRecord.get(layout.keyPos()[i]), layout.table().toString());
+                before[i] = layout.columns()[i].toModel(keyRecord[layout.keyPos()[i]], layout.table().toString());
             }
         }
         return RowChange.update(layout.table(), before, after, commitTs);
@@ -84,7 +80,7 @@ public final class AvroDecoder {
     private RowChange decodeDelete(byte[] key) {
         int keyId = ConfluentEnvelope.schemaId(key, "key");
         AvroSchemaReader.Layout layout = keyLayout(keyId);
-        GenericRecord record = read(keyId, key, layout, "key");
+        Object[] record = read(keyId, key, layout, "key");
         return RowChange.delete(layout.table(), image(layout, record, layout.fieldPos()), 0);
     }
 
@@ -96,27 +92,22 @@ public final class AvroDecoder {
         });
     }
 
-    private static Object[] image(AvroSchemaReader.Layout layout, GenericRecord record, int[] positions) {
+    private static Object[] image(AvroSchemaReader.Layout layout, Object[] record, int[] positions) {
         Object[] image = new Object[layout.columns().length];
         String where = layout.table().toString();
         for (int i = 0; i < image.length; i++) {
-            image[i] = layout.columns()[i].toModel(record.get(positions[i]), where);
+            image[i] = layout.columns()[i].toModel(record[positions[i]], where);
         }
         return image;
     }
 
-    private GenericRecord read(int schemaId, byte[] message, AvroSchemaReader.Layout layout, String part) {
-        GenericDatumReader<GenericRecord> reader = readers.computeIfAbsent(schemaId,
-                id -> new GenericDatumReader<>(schema(id, part)));
-        BinaryDecoder in = DecoderFactory.get().binaryDecoder(message, ConfluentEnvelope.HEADER_SIZE,
-                message.length - ConfluentEnvelope.HEADER_SIZE, null);
+    private Object[] read(int schemaId, byte[] message, AvroSchemaReader.Layout layout, String part) {
+        AvroRecordReader reader = readers.computeIfAbsent(schemaId, id -> new AvroRecordReader(schema(id, part)));
         try {
-            GenericRecord r = reader.read(null, in);
-            if (!in.isEnd()) {
-                throw new CodecException("Avro " + part + " of " + layout.table() + " (schema id " + schemaId
-                        + ") has bytes left after its record: the schema does not match the data");
-            }
-            return r;
+            return reader.read(message, ConfluentEnvelope.HEADER_SIZE);
+        } catch (IllegalStateException e) {
+            throw new CodecException("Avro " + part + " of " + layout.table() + " (schema id " + schemaId
+                    + ") has " + e.getMessage());
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
             throw new CodecException("Avro " + part + " of " + layout.table() + " (schema id " + schemaId
                     + ") cannot be read: " + e.getClass().getSimpleName() + " " + e.getMessage(), e);

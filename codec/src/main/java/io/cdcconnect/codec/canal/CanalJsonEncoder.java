@@ -400,34 +400,9 @@ public final class CanalJsonEncoder {
                 mysqlTypes[i] = CanalTypes.mysqlType(c, fullTypes);
                 baseSqlTypes[i] = CanalTypes.baseSqlType(c);
             }
-            boolean[] hk = keyColumns(t);
+            boolean[] hk = io.cdcconnect.codec.HandleKeys.columns(t);
             System.arraycopy(hk, 0, handleKey, 0, n);
             pkNames = t.primaryKeyNames().stream().map(SerializedString::new).toArray(SerializedString[]::new);
-        }
-
-        /**
-         * Handle-key columns: those flagged HANDLE_KEY; else the primary key; else the first unique key; else every
-         * column (a table without any key is identified by its whole row).
-         */
-        static boolean[] keyColumns(TableInfo t) {
-            int n = t.columnCount();
-            boolean[] k = new boolean[n];
-            boolean any = false;
-            for (int i = 0; i < n; i++) {
-                if (t.column(i).handleKey()) k[i] = any = true;
-            }
-            if (!any) {
-                for (int i = 0; i < n; i++) {
-                    if (t.column(i).primaryKey()) k[i] = any = true;
-                }
-            }
-            if (!any && !t.uniqueKeys().isEmpty()) {
-                for (int i : t.uniqueKeys().get(0)) k[i] = any = true;
-            }
-            if (!any) {
-                java.util.Arrays.fill(k, true);
-            }
-            return k;
         }
     }
 }

@@ -45,6 +45,11 @@ public final class ByteSink extends OutputStream {
         }
     }
 
+    /** The internal array (valid up to {@link #size()}); for copying out without an intermediate array. */
+    public byte[] buffer() {
+        return buf;
+    }
+
     public int size() {
         return len;
     }

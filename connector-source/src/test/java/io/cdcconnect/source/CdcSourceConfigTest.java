@@ -1,0 +1,100 @@
+package io.cdcconnect.source;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CdcSourceConfigTest {
+
+    static Map<String, String> minimal() {
+        Map<String, String> p = new HashMap<>();
+        p.put("database.hostname", "db.example");
+        p.put("database.user", "cdc");
+        p.put("database.password", "pw");
+        p.put("database.server.id", "184054");
+        p.put("topic.prefix", "shop");
+        p.put("schema.history.internal.kafka.bootstrap.servers", "kafka:9092");
+        return p;
+    }
+
+    @Test
+    void everySettingIsDocumentedWithAGroup() {
+        ConfigDef def = CdcSourceConfig.configDef();
+        for (ConfigDef.ConfigKey k : def.configKeys().values()) {
+            assertNotNull(k.documentation, k.name);
+            assertFalse(k.documentation.isBlank(), k.name);
+            assertNotNull(k.group, k.name);
+        }
+        assertTrue(def.names().containsAll(List.of("source.flavor", "output.format", "topic.pattern", "partition.rule",
+                "topic.partitions", "watermark.interval.ms", "database.hostname", "topic.prefix", "snapshot.mode")));
+    }
+
+    @Test
+    void defaultsAreMariadbCanalJsonTopicPerTablePartitionByTable() {
+        CdcSourceConfig c = new CdcSourceConfig(minimal());
+        assertEquals(SourceFlavor.MARIADB, c.flavor());
+        assertEquals(OutputFormat.CANAL_JSON, c.outputFormat());
+        assertEquals("{prefix}.{schema}.{table}", c.topicPattern());
+        assertEquals(1, c.topicPartitions());
+        assertFalse(c.tidbExtension());
+        assertEquals(3306, c.port());
+    }
+
+    @Test
+    void invalidValuesAreRejectedNamingTheSetting() {
+        Map<String, String> p = minimal();
+        p.put("source.flavor", "postgres");
+        assertTrue(assertThrows(ConfigException.class, () -> new CdcSourceConfig(p)).getMessage().contains("source.flavor"));
+        Map<String, String> q = minimal();
+        q.put("topic.pattern", "{db}.{table}");
+        assertTrue(assertThrows(ConfigException.class, () -> new CdcSourceConfig(q)).getMessage().contains("placeholder"));
+        Map<String, String> r = minimal();
+        r.put("partition.rule", "columns");
+        assertTrue(assertThrows(ConfigException.class, () -> new CdcSourceConfig(r)).getMessage()
+                .contains("partition.columns"));
+        Map<String, String> s = minimal();
+        s.remove("schema.history.internal.kafka.bootstrap.servers");
+        assertTrue(assertThrows(ConfigException.class, () -> new CdcSourceConfig(s)).getMessage()
+                .contains("schema.history.internal.kafka.bootstrap.servers"));
+        Map<String, String> t = minimal();
+        t.put("topic.partitions", "0");
+        assertThrows(ConfigException.class, () -> new CdcSourceConfig(t));
+    }
+
+    @Test
+    void connectorValidationReportsSettingErrorsWithoutTouchingAServer() {
+        Map<String, String> p = minimal();
+        p.put("source.flavor", "mysql");
+        p.put("output.format", "protobuf");
+        p.remove("database.server.id");
+        Map<String, List<String>> errors = new CdcSourceConnector().validate(p).configValues().stream()
+                .filter(v -> !v.errorMessages().isEmpty())
+                .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+        assertEquals(java.util.Set.of("output.format", "database.server.id"), errors.keySet());
+    }
+
+    @Test
+    void mysqlFlavourRunsDebeziumsMysqlConnector() {
+        Map<String, String> p = minimal();
+        p.put("source.flavor", "MySQL");
+        CdcSourceConfig c = new CdcSourceConfig(p);
+        assertEquals(SourceFlavor.MYSQL, c.flavor());
+        Map<String, String> dbz = DebeziumSettings.forDebezium(p, c.flavor());
+        assertEquals("io.debezium.connector.mysql.MySqlConnector", dbz.get("connector.class"));
+        assertEquals("io.debezium.connector.mysql.MySqlConnectorTask", c.flavor().debeziumTaskClass());
+        assertEquals("jdbc:mysql://h:1/", c.flavor().jdbcUrl("h", 1));
+    }
+
+}

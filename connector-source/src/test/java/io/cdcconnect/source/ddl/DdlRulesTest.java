@@ -1,0 +1,72 @@
+package io.cdcconnect.source.ddl;
+
+import io.cdcconnect.codec.model.DdlChange;
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DdlRulesTest {
+
+    private static Optional<DdlChange> snap(String ddl) {
+        return DdlRules.forward("db", "t", ddl, true, 1L);
+    }
+
+    private static Optional<DdlChange> stream(String ddl) {
+        return DdlRules.forward("db", "t", ddl, false, 1L);
+    }
+
+    @Test
+    void snapshotDropsAndSessionStatementsAreNeverForwarded() {
+        assertTrue(snap("DROP TABLE IF EXISTS `db`.`t`").isEmpty());
+        assertTrue(snap("DROP DATABASE IF EXISTS `db`").isEmpty());
+        assertTrue(snap("SET character_set_server=utf8mb4, collation_server=utf8mb4_general_ci").isEmpty());
+        assertTrue(snap("USE `db`").isEmpty());
+    }
+
+    @Test
+    void snapshotCreatesBecomeIfNotExists() {
+        DdlChange t = snap("CREATE TABLE `t` (\n  `id` int(11) NOT NULL,\n  PRIMARY KEY (`id`)\n)").orElseThrow();
+        assertEquals("CREATE TABLE IF NOT EXISTS `t` (\n  `id` int(11) NOT NULL,\n  PRIMARY KEY (`id`)\n)", t.query());
+        assertEquals(DdlChange.Kind.CREATE, t.kind());
+        DdlChange d = snap("CREATE DATABASE `db` CHARSET utf8mb4 COLLATE utf8mb4_general_ci").orElseThrow();
+        assertEquals("CREATE DATABASE IF NOT EXISTS `db` CHARSET utf8mb4 COLLATE utf8mb4_general_ci", d.query());
+        assertEquals(DdlChange.Kind.QUERY, d.kind());
+        assertEquals("", d.table());
+        assertEquals("CREATE TABLE IF NOT EXISTS x (a int)", snap("create table if not exists x (a int)")
+                .map(c -> c.query().replace("create table if not exists", "CREATE TABLE IF NOT EXISTS")).orElseThrow());
+    }
+
+    @Test
+    void streamingSchemaChangesAreForwardedUnchanged() {
+        assertEquals("DROP TABLE `t`", stream("DROP TABLE `t`").orElseThrow().query());
+        assertEquals(DdlChange.Kind.ERASE, stream("DROP TABLE `t`").orElseThrow().kind());
+        assertEquals("CREATE TABLE t2 (a INT)", stream("/* note */ CREATE TABLE t2 (a INT);").orElseThrow().query());
+        assertTrue(stream("FLUSH TABLES").isEmpty());
+        assertTrue(stream("GRANT SELECT ON *.* TO x").isEmpty());
+        assertTrue(stream("SET @x = 1").isEmpty());
+    }
+
+    @Test
+    void statementsMapToCanalEventTypesAsTiCdcDoes() {
+        assertEquals(DdlChange.Kind.CREATE, DdlRules.kind("CREATE TABLE t (a int)"));
+        assertEquals(DdlChange.Kind.CREATE, DdlRules.kind("CREATE OR REPLACE VIEW v AS SELECT 1"));
+        assertEquals(DdlChange.Kind.QUERY, DdlRules.kind("CREATE DATABASE d"));
+        assertEquals(DdlChange.Kind.QUERY, DdlRules.kind("DROP DATABASE d"));
+        assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("CREATE UNIQUE INDEX i ON t (a)"));
+        assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("ALTER TABLE t ADD INDEX i (a, b)"));
+        assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("ALTER TABLE `d`.`t` ADD UNIQUE KEY u (a)"));
+        assertEquals(DdlChange.Kind.DINDEX, DdlRules.kind("DROP INDEX i ON t"));
+        assertEquals(DdlChange.Kind.DINDEX, DdlRules.kind("ALTER TABLE t DROP INDEX i"));
+        assertEquals(DdlChange.Kind.RENAME, DdlRules.kind("RENAME TABLE a TO b"));
+        assertEquals(DdlChange.Kind.RENAME, DdlRules.kind("ALTER TABLE a RENAME TO b"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE a RENAME COLUMN x TO y"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t ADD COLUMN c INT, ADD INDEX i (c)"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t MODIFY c DECIMAL(10,2)"));
+        assertEquals(DdlChange.Kind.ERASE, DdlRules.kind("DROP TABLE IF EXISTS t"));
+        assertEquals(DdlChange.Kind.TRUNCATE, DdlRules.kind("TRUNCATE TABLE t"));
+        assertEquals(DdlChange.Kind.QUERY, DdlRules.kind("ALTER DATABASE d CHARACTER SET utf8mb4"));
+    }
+}

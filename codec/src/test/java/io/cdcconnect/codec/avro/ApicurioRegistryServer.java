@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * <p>The distribution ({@code io.apicurio:apicurio-registry-app:<v>:tar.gz:all} from Maven Central) is unpacked by
  * the build into the folder named by the system property {@code apicurio.registry.home} (see codec/pom.xml: the
  * maven-dependency-plugin 2.8 {@code unpack} in the {@code apicurio-registry-for-tests} profile). The server listens
- * on a free loopback port; {@link #close()} stops it, and a shutdown hook stops it if a test run dies first, so no
- * child process outlives the test JVM. Its output goes to {@code apicurio-<port>.log} beside the distribution.
+ * on a free loopback port; {@link #close()} stops it, a shutdown hook stops it if a test run ends first, and a
+ * watchdog shell stops it if the test JVM is killed outright, so no child process outlives the test JVM. Its output goes to {@code apicurio-<port>.log} beside the distribution.
  */
 public final class ApicurioRegistryServer implements AutoCloseable {
 
@@ -63,7 +63,7 @@ public final class ApicurioRegistryServer implements AutoCloseable {
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.log.level=WARN",
                 "-jar", jar.toString()));
-        Process p = new ProcessBuilder(cmd)
+        Process p = new ProcessBuilder(watchdog(cmd))
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -76,6 +76,23 @@ public final class ApicurioRegistryServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Wraps the command in a small shell that also stops the registry when this JVM disappears without running its
+     * shutdown hooks (killed with SIGKILL, e.g. by a build timeout): it polls this JVM's pid every second. Stopping
+     * the shell (SIGTERM from {@link Process#destroy()}) stops the registry too.
+     */
+    private static List<String> watchdog(List<String> cmd) {
+        if (!Files.isExecutable(Path.of("/bin/sh"))) {
+            return cmd;
+        }
+        String script = "\"$@\" & c=$!; trap 'kill $c 2>/dev/null; wait $c; exit 143' TERM INT; "
+                + "while kill -0 " + ProcessHandle.current().pid() + " 2>/dev/null && kill -0 $c 2>/dev/null; "
+                + "do sleep 1; done; kill $c 2>/dev/null; wait $c";
+        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", script, "apicurio-registry"));
+        wrapped.addAll(cmd);
+        return wrapped;
     }
 
     private static Path runnerJar(Path dir) throws IOException {
@@ -135,8 +152,9 @@ public final class ApicurioRegistryServer implements AutoCloseable {
         return port;
     }
 
+    /** True while the wrapper or the registry JVM is alive. */
     public boolean isRunning() {
-        return process.isAlive();
+        return process.isAlive() || process.descendants().anyMatch(ProcessHandle::isAlive);
     }
 
     @Override
@@ -151,6 +169,7 @@ public final class ApicurioRegistryServer implements AutoCloseable {
 
     private void stopProcess() {
         if (!process.isAlive()) return;
+        List<ProcessHandle> children = process.descendants().toList();
         process.destroy();
         try {
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
@@ -160,6 +179,10 @@ public final class ApicurioRegistryServer implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+        // The registry JVM itself, should the shell have gone first.
+        for (ProcessHandle child : children) {
+            if (child.isAlive()) child.destroyForcibly();
         }
     }
 }

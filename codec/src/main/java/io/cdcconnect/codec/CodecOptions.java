@@ -1,0 +1,88 @@
+package io.cdcconnect.codec;
+
+import io.cdcconnect.codec.canal.CanalJsonOptions;
+import io.cdcconnect.codec.open.OpenProtocolOptions;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The codec's options as strings, by TiCDC's names, so a connector config can pass them through unchanged.
+ *
+ * <table>
+ *   <caption>Options</caption>
+ *   <tr><th>name</th><th>default</th><th>formats</th></tr>
+ *   <tr><td>enable-tidb-extension</td><td>false</td><td>canal-json</td></tr>
+ *   <tr><td>content-compatible</td><td>false</td><td>canal-json</td></tr>
+ *   <tr><td>only-output-updated-columns</td><td>false</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>delete-only-output-handle-key-columns</td><td>false</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>open-output-old-value</td><td>true</td><td>open-protocol</td></tr>
+ *   <tr><td>max-batch-size</td><td>16</td><td>open-protocol</td></tr>
+ *   <tr><td>max-message-bytes</td><td>10485760</td><td>all</td></tr>
+ *   <tr><td>large-message-handle-option</td><td>none (or handle-key-only)</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>large-message-handle-compression</td><td>none (or snappy, lz4)</td><td>canal-json, open-protocol</td></tr>
+ * </table>
+ */
+public final class CodecOptions {
+
+    public static final String ENABLE_TIDB_EXTENSION = "enable-tidb-extension";
+    public static final String CONTENT_COMPATIBLE = "content-compatible";
+    public static final String ONLY_OUTPUT_UPDATED_COLUMNS = "only-output-updated-columns";
+    public static final String DELETE_ONLY_HANDLE_KEY_COLUMNS = "delete-only-output-handle-key-columns";
+    public static final String OPEN_OUTPUT_OLD_VALUE = "open-output-old-value";
+    public static final String MAX_BATCH_SIZE = "max-batch-size";
+    public static final String MAX_MESSAGE_BYTES = "max-message-bytes";
+    public static final String LARGE_MESSAGE_HANDLE = "large-message-handle-option";
+    public static final String COMPRESSION = "large-message-handle-compression";
+
+    private CodecOptions() {
+    }
+
+    public static CanalJsonOptions canalJson(Map<String, String> o) {
+        return CanalJsonOptions.builder()
+                .enableTidbExtension(bool(o, ENABLE_TIDB_EXTENSION, false))
+                .contentCompatible(bool(o, CONTENT_COMPATIBLE, false))
+                .onlyOutputUpdatedColumns(bool(o, ONLY_OUTPUT_UPDATED_COLUMNS, false))
+                .deleteOnlyHandleKeyColumns(bool(o, DELETE_ONLY_HANDLE_KEY_COLUMNS, false))
+                .maxMessageBytes(integer(o, MAX_MESSAGE_BYTES, MessageSize.DEFAULT_MAX_MESSAGE_BYTES))
+                .largeMessageHandle(LargeMessageHandle.parse(o.getOrDefault(LARGE_MESSAGE_HANDLE, "none")))
+                .compression(compression(o))
+                .build();
+    }
+
+    public static OpenProtocolOptions openProtocol(Map<String, String> o) {
+        return OpenProtocolOptions.builder()
+                .maxBatchSize(integer(o, MAX_BATCH_SIZE, OpenProtocolOptions.DEFAULT_MAX_BATCH_SIZE))
+                .maxMessageBytes(integer(o, MAX_MESSAGE_BYTES, MessageSize.DEFAULT_MAX_MESSAGE_BYTES))
+                .largeMessageHandle(LargeMessageHandle.parse(o.getOrDefault(LARGE_MESSAGE_HANDLE, "none")))
+                .compression(compression(o))
+                .outputOldValue(bool(o, OPEN_OUTPUT_OLD_VALUE, true))
+                .onlyOutputUpdatedColumns(bool(o, ONLY_OUTPUT_UPDATED_COLUMNS, false))
+                .deleteOnlyHandleKeyColumns(bool(o, DELETE_ONLY_HANDLE_KEY_COLUMNS, false))
+                .build();
+    }
+
+    public static Compression compression(Map<String, String> o) {
+        return Compression.parse(o.getOrDefault(COMPRESSION, "none"));
+    }
+
+    public static boolean bool(Map<String, String> o, String name, boolean dflt) {
+        String v = o.get(name);
+        if (v == null || v.isBlank()) return dflt;
+        switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true": return true;
+            case "false": return false;
+            default: throw new IllegalArgumentException("option " + name + " must be true or false, was '" + v + "'");
+        }
+    }
+
+    public static int integer(Map<String, String> o, String name, int dflt) {
+        String v = o.get(name);
+        if (v == null || v.isBlank()) return dflt;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + name + " must be an integer, was '" + v + "'");
+        }
+    }
+}

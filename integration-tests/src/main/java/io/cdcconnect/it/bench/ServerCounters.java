@@ -56,8 +56,9 @@ public final class ServerCounters implements AutoCloseable {
 
     /** Reads the counters and starts sampling {@code Prepared_stmt_count}. */
     public void start() throws SQLException {
-        ownStatements.set(0);
         before = read();
+        // Questions counts the statement that reads it: the read of "before" is in "before", not in the window.
+        ownStatements.set(0);
         peak.set(preparedNow());
         sampling = true;
         samplerError = null;
@@ -81,6 +82,24 @@ public final class ServerCounters implements AutoCloseable {
         for (String k : COUNTERS) delta.put(k, after.getOrDefault(k, 0L) - before.getOrDefault(k, 0L));
         // Every SHOW counts once in Questions (the one that read "after" included).
         return new Delta(delta, peak.get(), ownStatements.get());
+    }
+
+    /** Stops sampling without reading anything (after a failed variant). */
+    public void abort() {
+        sampling = false;
+        Thread t = sampler;
+        if (t != null) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Counts statements the benchmark itself sent to the server on another connection during the window. */
+    public void addOwn(long statements) {
+        ownStatements.addAndGet(statements);
     }
 
     public long preparedNow() throws SQLException {

@@ -56,6 +56,8 @@ public final class SinkPhase {
     private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
     private final BenchContext ctx;
+    /** Opened before any window: a new connection's own set-up queries would count in Questions. */
+    private Connection checks;
 
     public SinkPhase(BenchContext ctx) {
         this.ctx = ctx;
@@ -101,7 +103,8 @@ public final class SinkPhase {
     public List<Result> run(java.util.Set<String> filledPrefixes) throws Exception {
         List<Result> results = new ArrayList<>();
         long rows = ctx.workload.rowChanges();
-        try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200)) {
+        try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200); Connection check = ctx.connect(null)) {
+            this.checks = check;
             long maxPrepared = counters.maxPreparedStatements();
             for (Variant v : variants()) {
                 if (v.kind() != Kind.CEILING && !filledPrefixes.contains(v.topicPrefix())) {
@@ -114,6 +117,7 @@ public final class SinkPhase {
                 try {
                     r = runOne(v, rows, counters, maxPrepared);
                 } catch (Exception e) {
+                    counters.abort();
                     r = new Result(v, rows, Double.NaN, null, Map.of(), 0, 0, BenchReport.oneLine(e));
                 } finally {
                     if (v.kind() != Kind.CEILING) ctx.control.delete(v.connector());
@@ -143,7 +147,7 @@ public final class SinkPhase {
             PlainJdbcCeiling.Result r = new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch())
                     .apply(ctx.workload.all(), () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
-            String error = mismatch(v);
+            String error = mismatch(v, null);
             return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
         }
         Map<String, String> config = config(v);
@@ -170,10 +174,10 @@ public final class SinkPhase {
         }
         long t1 = System.nanoTime();
         // Offsets are committed after the rows (ours by design; Connect's for the others): confirm with the rows.
-        String error = mismatch(v);
+        String error = mismatch(v, counters);
         for (int i = 0; error != null && i < 40; i++) {
             ConnectorControl.sleep(250);
-            error = mismatch(v);
+            error = mismatch(v, counters);
             t1 = System.nanoTime();
         }
         ServerCounters.Delta d = counters.stop();
@@ -181,11 +185,11 @@ public final class SinkPhase {
         return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
     }
 
-    private String mismatch(Variant v) throws Exception {
-        try (Connection c = ctx.connect(null)) {
-            List<String> diff = TargetCheck.differences(c, SOURCE_DB, v.targetDb(), ctx.workload.tables());
-            return diff.isEmpty() ? null : "target differs from source: " + diff;
-        }
+    /** Compares target and source; the statements it sends are subtracted from the window's Questions. */
+    private String mismatch(Variant v, ServerCounters window) throws Exception {
+        List<String> diff = TargetCheck.differences(checks, SOURCE_DB, v.targetDb(), ctx.workload.tables());
+        if (window != null) window.addOwn(TargetCheck.STATEMENTS_PER_TABLE * 2L * ctx.workload.tables());
+        return diff.isEmpty() ? null : "target differs from source: " + diff;
     }
 
     /** Our sink's statement budget for the whole connector, as CdcSinkConfig documents it. */

@@ -12,6 +12,9 @@ import java.util.List;
  * (same server, same table definition, so equal contents give equal checksums).
  */
 public final class TargetCheck {
+    /** Statements {@link #differences} sends per table and database. */
+    public static final int STATEMENTS_PER_TABLE = 2;
+
     private TargetCheck() {
     }
 

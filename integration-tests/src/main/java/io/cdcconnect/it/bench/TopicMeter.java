@@ -38,7 +38,7 @@ public final class TopicMeter implements AutoCloseable {
     public enum Format { CANAL_JSON, OPEN_PROTOCOL, AVRO, DEBEZIUM_JSON }
 
     /** A full read of some topics. {@code rows} counts row changes (DML), not watermarks, DDL or tombstones. */
-    public record Tally(long messages, long rows, long keyBytes, long valueBytes) {
+    public record Tally(long messages, long rows, long keyBytes, long valueBytes, Map<String, Long> rowsByTopic) {
         public double bytesPerRow() {
             return rows == 0 ? Double.NaN : (double) (keyBytes + valueBytes) / rows;
         }
@@ -160,7 +160,8 @@ public final class TopicMeter implements AutoCloseable {
         long rows = 0;
         long keyBytes = 0;
         long valueBytes = 0;
-        if (end.isEmpty()) return new Tally(0, 0, 0, 0);
+        Map<String, Long> byTopic = new java.util.TreeMap<>();
+        if (end.isEmpty()) return new Tally(0, 0, 0, 0, byTopic);
         try (KafkaConsumer<byte[], byte[]> c = consumer()) {
             c.assign(end.keySet());
             c.seekToBeginning(end.keySet());
@@ -179,12 +180,14 @@ public final class TopicMeter implements AutoCloseable {
                     messages++;
                     keyBytes += r.key() == null ? 0 : r.key().length;
                     valueBytes += r.value() == null ? 0 : r.value().length;
-                    rows += rows(format, r);
+                    long n = rows(format, r);
+                    rows += n;
+                    byTopic.merge(r.topic(), n, Long::sum);
                     if (r.offset() + 1 >= stop) remaining.remove(tp);
                 }
             }
         }
-        return new Tally(messages, rows, keyBytes, valueBytes);
+        return new Tally(messages, rows, keyBytes, valueBytes, byTopic);
     }
 
     static long rows(Format format, ConsumerRecord<byte[], byte[]> r) {

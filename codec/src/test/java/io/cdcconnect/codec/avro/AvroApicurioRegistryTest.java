@@ -242,6 +242,50 @@ class AvroApicurioRegistryTest {
     }
 
     @Test
+    @Order(9)
+    void theAvroFormatThroughTheProtocolNeutralFactory() {
+        java.util.Map<String, String> options = java.util.Map.of(
+                AvroCodecFactory.SCHEMA_REGISTRY, server.url(),
+                io.cdcconnect.codec.CodecOptions.ENABLE_TIDB_EXTENSION, "true");
+        io.cdcconnect.codec.EventEncoder encoder = io.cdcconnect.codec.EventEncoders.create("avro", options);
+        assertEquals("avro", encoder.format());
+        assertTrue(io.cdcconnect.codec.EventEncoders.formats().contains("avro"));
+        // DDL and watermarks have no Avro message: they are counted by the next row's message.
+        assertEquals(List.of(), encoder.encode("factory.topic", new io.cdcconnect.codec.model.DdlChange("shop", "orders",
+                "ALTER TABLE orders ADD note varchar(20)", io.cdcconnect.codec.model.DdlChange.Kind.ALTER, TS)));
+        assertEquals(List.of(), encoder.encode("factory.topic", new io.cdcconnect.codec.model.Watermark(TS)));
+        List<io.cdcconnect.codec.EncodedMessage> out = encoder.encode("factory.topic",
+                RowChange.update(orders(false), new Object[]{4L, null, 1L}, new Object[]{4L, null, 2L}, TS + 1));
+        assertEquals(1, out.size());
+        io.cdcconnect.codec.EncodedMessage m = out.get(0);
+        assertEquals(io.cdcconnect.codec.EncodedMessage.Kind.ROW, m.kind());
+        assertEquals(3, m.events());
+        assertEquals(1, m.rows());
+        assertEquals(TS + 1, m.commitTs());
+        assertEquals(List.of(), encoder.flush());
+
+        List<io.cdcconnect.codec.model.ChangeEvent> back = io.cdcconnect.codec.EventEncoders
+                .decoder("avro", java.util.Map.of(AvroCodecFactory.SCHEMA_REGISTRY, server.url()))
+                .decode(m.key(), m.value());
+        RowChange row = (RowChange) back.get(0);
+        assertEquals(RowChange.Op.UPDATE, row.op());
+        assertEquals(TS + 1, row.commitTs());
+        assertArrayEquals(new Object[]{4L, null, 2L}, row.after());
+    }
+
+    @Test
+    @Order(10)
+    void aMessageOverMaxMessageBytesFailsNamingTableAndSize() {
+        io.cdcconnect.codec.EventEncoder encoder = io.cdcconnect.codec.EventEncoders.create("avro", java.util.Map.of(
+                AvroCodecFactory.SCHEMA_REGISTRY, server.url(),
+                io.cdcconnect.codec.CodecOptions.MAX_MESSAGE_BYTES, "60"));
+        CodecException e = assertThrows(CodecException.class, () -> encoder.encode("big.topic",
+                RowChange.insert(orders(true), new Object[]{1L, null, 1L, "x".repeat(100)}, TS)));
+        assertTrue(e.getMessage().contains("shop.orders"), e.getMessage());
+        assertTrue(e.getMessage().contains("max-message-bytes 60"), e.getMessage());
+    }
+
+    @Test
     @Order(100)
     void afterTheRegistryGoesDownCachedSchemasStillDecodeAndNewIdsFailClearly() {
         HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url(), null, null, Duration.ofSeconds(2));

@@ -1,0 +1,116 @@
+package io.cdcconnect.codec.avro;
+
+import io.cdcconnect.codec.CodecOptions;
+import io.cdcconnect.codec.EventDecoder;
+import io.cdcconnect.codec.EventEncoder;
+import io.cdcconnect.codec.EventEncoderFactory;
+import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.MessageSize;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The "avro" format for {@link EventEncoders}, from options named as TiCDC names them.
+ *
+ * <table>
+ *   <caption>Avro options</caption>
+ *   <tr><th>name</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>schema-registry</td><td>(required)</td><td>registry URL, e.g. {@code http://registry:8081} or
+ *       {@code http://apicurio:8080/apis/ccompat/v7}; may hold {@code user:password@}</td></tr>
+ *   <tr><td>schema-registry-username / schema-registry-password</td><td>none</td><td>basic auth</td></tr>
+ *   <tr><td>schema-registry-timeout-ms</td><td>10000</td><td>connect and request timeout</td></tr>
+ *   <tr><td>enable-tidb-extension</td><td>false</td><td>{@code _tidb_op}, {@code _tidb_commit_ts},
+ *       {@code _tidb_commit_physical_time} in values</td></tr>
+ *   <tr><td>avro-decimal-handling-mode</td><td>precise</td><td>precise (bytes, logical decimal) or string</td></tr>
+ *   <tr><td>avro-bigint-unsigned-handling-mode</td><td>long</td><td>long or string</td></tr>
+ *   <tr><td>avro-namespace</td><td>default</td><td>namespace prefix (TiCDC: the changefeed's namespace)</td></tr>
+ *   <tr><td>max-message-bytes</td><td>10485760</td><td>a larger message fails, naming the table</td></tr>
+ * </table>
+ * TiCDC's large-message handling and value compression do not exist for Avro: other values than {@code none} are
+ * refused.
+ */
+public final class AvroCodecFactory implements EventEncoderFactory {
+
+    public static final String SCHEMA_REGISTRY = "schema-registry";
+    public static final String SCHEMA_REGISTRY_USERNAME = "schema-registry-username";
+    public static final String SCHEMA_REGISTRY_PASSWORD = "schema-registry-password";
+    public static final String SCHEMA_REGISTRY_TIMEOUT_MS = "schema-registry-timeout-ms";
+    public static final String DECIMAL_HANDLING = "avro-decimal-handling-mode";
+    public static final String BIGINT_UNSIGNED_HANDLING = "avro-bigint-unsigned-handling-mode";
+    public static final String NAMESPACE = "avro-namespace";
+
+    @Override
+    public String format() {
+        return EventEncoders.AVRO;
+    }
+
+    @Override
+    public EventEncoder encoder(Map<String, String> options) {
+        AvroOptions o = options(options);
+        int maxMessageBytes = CodecOptions.integer(options, CodecOptions.MAX_MESSAGE_BYTES,
+                MessageSize.DEFAULT_MAX_MESSAGE_BYTES);
+        refuseUnsupported(options);
+        return new AvroEventEncoder(new AvroEncoder(o, registry(options)), maxMessageBytes);
+    }
+
+    @Override
+    public EventDecoder decoder(Map<String, String> options) {
+        return new AvroEventDecoder(new AvroDecoder(registry(options)));
+    }
+
+    /** The encoder settings from TiCDC-named options. */
+    public static AvroOptions options(Map<String, String> o) {
+        AvroOptions.DecimalHandling decimal = switch (lower(o, DECIMAL_HANDLING, "precise")) {
+            case "precise" -> AvroOptions.DecimalHandling.PRECISE;
+            case "string" -> AvroOptions.DecimalHandling.STRING;
+            default -> throw new IllegalArgumentException("option " + DECIMAL_HANDLING
+                    + " must be precise or string, was '" + o.get(DECIMAL_HANDLING) + "'");
+        };
+        AvroOptions.BigintUnsignedHandling bigint = switch (lower(o, BIGINT_UNSIGNED_HANDLING, "long")) {
+            case "long" -> AvroOptions.BigintUnsignedHandling.LONG;
+            case "string" -> AvroOptions.BigintUnsignedHandling.STRING;
+            default -> throw new IllegalArgumentException("option " + BIGINT_UNSIGNED_HANDLING
+                    + " must be long or string, was '" + o.get(BIGINT_UNSIGNED_HANDLING) + "'");
+        };
+        String namespace = o.getOrDefault(NAMESPACE, AvroOptions.DEFAULT_NAMESPACE);
+        if (namespace == null || namespace.isBlank()) namespace = AvroOptions.DEFAULT_NAMESPACE;
+        return new AvroOptions(namespace.trim(), CodecOptions.bool(o, CodecOptions.ENABLE_TIDB_EXTENSION, false),
+                decimal, bigint);
+    }
+
+    /** A registry client from the options; the URL is required. */
+    public static SchemaRegistryClient registry(Map<String, String> o) {
+        String url = o.get(SCHEMA_REGISTRY);
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("format avro needs option " + SCHEMA_REGISTRY
+                    + " (the schema registry URL, e.g. http://registry:8081)");
+        }
+        int timeoutMs = CodecOptions.integer(o, SCHEMA_REGISTRY_TIMEOUT_MS, 10_000);
+        if (timeoutMs <= 0) {
+            throw new IllegalArgumentException("option " + SCHEMA_REGISTRY_TIMEOUT_MS + " must be positive");
+        }
+        return new HttpSchemaRegistryClient(url, blankToNull(o.get(SCHEMA_REGISTRY_USERNAME)),
+                o.get(SCHEMA_REGISTRY_PASSWORD), Duration.ofMillis(timeoutMs));
+    }
+
+    private static void refuseUnsupported(Map<String, String> o) {
+        for (String name : new String[]{CodecOptions.LARGE_MESSAGE_HANDLE, CodecOptions.COMPRESSION}) {
+            String v = o.get(name);
+            if (v != null && !v.isBlank() && !v.trim().equalsIgnoreCase("none")) {
+                throw new IllegalArgumentException("option " + name + " is not available with format avro (was '"
+                        + v + "'); TiCDC's Avro protocol has no large-message handling or value compression");
+            }
+        }
+    }
+
+    private static String lower(Map<String, String> o, String name, String dflt) {
+        String v = o.get(name);
+        return v == null || v.isBlank() ? dflt : v.trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -44,7 +44,8 @@ public final class ConnectCluster implements AutoCloseable {
         }
         Map<String, String> worker = new HashMap<>();
         worker.put(WorkerConfig.PLUGIN_PATH_CONFIG, pluginDir.toAbsolutePath().toString());
-        worker.put("plugin.discovery", "hybrid_warn");
+        // service_load: plugins are found only through their ServiceLoader manifests, so a missing manifest fails here
+        worker.put("plugin.discovery", "service_load");
         worker.put("offset.flush.interval.ms", "1000");
         worker.put("connector.client.config.override.policy", "All");
         worker.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");

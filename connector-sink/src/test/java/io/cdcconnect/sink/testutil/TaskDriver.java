@@ -27,6 +27,12 @@ public final class TaskDriver implements AutoCloseable {
     private long offset;
 
     public TaskDriver(Map<String, String> extra) {
+        this(extra, null);
+    }
+
+    /** With a context standing in for Connect's (e.g. to provide an errant-record reporter). */
+    public TaskDriver(Map<String, String> extra, org.apache.kafka.connect.sink.SinkTaskContext context) {
+        if (context != null) task.initialize(context);
         Map<String, String> props = new HashMap<>();
         props.put("name", "driver");
         props.put(CdcSinkConfig.CONNECTION_URL, TestDatabase.HOST_URL);
@@ -48,6 +54,11 @@ public final class TaskDriver implements AutoCloseable {
         task.put(records);
     }
 
+    /** A Canal-JSON record of {@code e} at the next offset, not yet sent. */
+    public SinkRecord recordOf(ChangeEvent e) {
+        return new SinkRecord(TOPIC, 0, null, null, null, encoder.encode(e), offset++);
+    }
+
     public void putRecords(List<SinkRecord> records) {
         task.put(records);
     }
@@ -59,20 +70,25 @@ public final class TaskDriver implements AutoCloseable {
     /** The offset Connect would commit now, or -1. */
     public long committable() {
         Map<TopicPartition, OffsetAndMetadata> current = Map.of(new TopicPartition(TOPIC, 0),
-                new OffsetAndMetadata(offset));
+                new OffsetAndMetadata(Math.max(offset, 1)));
         OffsetAndMetadata om = task.preCommit(current).get(new TopicPartition(TOPIC, 0));
         return om == null ? -1 : om.offset();
     }
 
     /** Idles (empty puts, as Connect does when nothing arrives) until everything sent is applied. */
     public void awaitApplied() throws InterruptedException {
+        awaitApplied(offset);
+    }
+
+    /** Idles until every record below {@code next} is applied. */
+    public void awaitApplied(long next) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 30_000;
         while (System.currentTimeMillis() < deadline) {
             task.put(List.of());
-            if (committable() >= offset) return;
+            if (committable() >= next) return;
             Thread.sleep(10);
         }
-        throw new AssertionError("records up to offset " + offset + " were not applied in time");
+        throw new AssertionError("records below offset " + next + " were not applied in time");
     }
 
     @Override

@@ -1,0 +1,161 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.testutil.Rows;
+import io.cdcconnect.sink.testutil.StandInContext;
+import io.cdcconnect.sink.testutil.TaskDriver;
+import io.cdcconnect.sink.testutil.TestDatabase;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Restarts, replays, dead-letter reporting and backpressure, through the task on the real MariaDB. */
+class ReplayAndErrantRecordTest {
+
+    private TestDatabase source;
+    private TestDatabase target;
+    private TableInfo table;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        source = new TestDatabase("replay_src");
+        target = new TestDatabase("replay_dst");
+        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        table = Rows.idValue(source.name(), "items");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        source.close();
+        target.close();
+    }
+
+    private Map<String, String> props(String safeMode) {
+        return Map.of("schema.map", source.name() + "=" + target.name(), "safe.mode", safeMode);
+    }
+
+    private List<SinkRecord> history(TaskDriver driver, long commitMillis) {
+        List<SinkRecord> records = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            records.add(driver.recordOf(RowChange.insert(table, new Object[]{(long) i, "v" + i},
+                    Rows.ts(commitMillis + i))));
+        }
+        records.add(driver.recordOf(RowChange.update(table, new Object[]{3L, "v3"}, new Object[]{300L, "moved"},
+                Rows.ts(commitMillis + 100))));
+        records.add(driver.recordOf(RowChange.delete(table, new Object[]{4L, "v4"}, Rows.ts(commitMillis + 101))));
+        return records;
+    }
+
+    @Test
+    void afterARestartTheReplayWindowIsWrittenInSafeMode() throws Exception {
+        long committedAtSource = System.currentTimeMillis() - 5_000;
+        List<SinkRecord> records;
+        try (TaskDriver first = new TaskDriver(props("auto"))) {
+            records = history(first, committedAtSource);
+            first.putRecords(records);
+            first.awaitApplied();
+            // the worker dies before Connect commits the offsets
+        }
+        try (TaskDriver second = new TaskDriver(props("auto"))) {
+            second.putRecords(records);
+            second.awaitApplied(records.size());
+        }
+        assertEquals(39, target.count("items"));
+        assertEquals(List.of(List.of("300", "moved")), target.query("SELECT id, v FROM items WHERE id IN (3, 300)"));
+    }
+
+    @Test
+    void replayWithoutSafeModeFailsOnTheFirstDuplicate() throws Exception {
+        long committedAtSource = System.currentTimeMillis() - 5_000;
+        List<SinkRecord> records;
+        try (TaskDriver first = new TaskDriver(props("never"))) {
+            records = history(first, committedAtSource);
+            first.putRecords(records);
+            first.awaitApplied();
+        }
+        try (TaskDriver second = new TaskDriver(props("never"))) {
+            ConnectException e = assertThrows(ConnectException.class, () -> {
+                second.putRecords(records);
+                second.awaitApplied(records.size());
+            });
+            assertTrue(e.getMessage().contains("duplicate key"), e.getMessage());
+        }
+    }
+
+    @Test
+    void rowsCommittedAfterTheWindowAreWrittenPlainlyInAutoMode() throws Exception {
+        target.exec("INSERT INTO items VALUES (1, 'existing')");
+        try (TaskDriver driver = new TaskDriver(props("auto"))) {
+            // committed an hour after the task started: cannot have been applied before, so a clash is an error
+            driver.put(RowChange.insert(table, new Object[]{1L, "clash"}, Rows.ts(System.currentTimeMillis()
+                    + 3_600_000)));
+            assertThrows(ConnectException.class, driver::awaitApplied);
+        }
+        assertEquals(List.of(List.of("existing")), target.query("SELECT v FROM items"));
+    }
+
+    @Test
+    void undecodableRecordsGoToTheErrantRecordReporterAndOffsetsMovePastThem() throws Exception {
+        StandInContext context = new StandInContext();
+        try (TaskDriver driver = new TaskDriver(props("auto"), context)) {
+            List<SinkRecord> records = new ArrayList<>();
+            records.add(driver.recordOf(RowChange.insert(table, new Object[]{1L, "a"}, Rows.ts(1000))));
+            SinkRecord bad = new SinkRecord(TaskDriver.TOPIC, 0, null, null, null, "{\"truncated\":".getBytes(),
+                    driver.nextOffset());
+            driver.recordOf(RowChange.insert(table, new Object[]{0L, "skipped"}, Rows.ts(1)));
+            records.add(bad);
+            records.add(driver.recordOf(RowChange.insert(table, new Object[]{2L, "b"}, Rows.ts(1002))));
+            driver.putRecords(records);
+            driver.awaitApplied();
+            assertEquals(1, context.reports.size());
+            assertEquals(bad, context.reports.get(0).record());
+            String reason = context.reports.get(0).error().getMessage();
+            assertTrue(reason.contains("canal-json") && reason.contains("offset 1"), reason);
+            assertEquals(3, driver.committable());
+        }
+        assertEquals(List.of(List.of("1", "a"), List.of("2", "b")), target.query("SELECT id, v FROM items ORDER BY id"));
+    }
+
+    @Test
+    void aFullBufferHoldsPutUntilWorkersCommit() throws Exception {
+        target.exec("INSERT INTO items VALUES (1, 'locked')");
+        try (var locker = target.connect()) {
+            locker.setAutoCommit(false);
+            locker.createStatement().executeQuery("SELECT * FROM items WHERE id = 1 FOR UPDATE").close();
+            Map<String, String> p = new java.util.HashMap<>(props("always"));
+            p.put("buffer.max.bytes", "4096");
+            try (TaskDriver driver = new TaskDriver(p)) {
+                // the first row waits for the lock; its bytes stay buffered
+                driver.put(RowChange.update(table, new Object[]{1L, "locked"}, new Object[]{1L, "x".repeat(20)},
+                        Rows.ts(1000)));
+                driver.task().put(List.of());
+                List<SinkRecord> more = new ArrayList<>();
+                for (int i = 0; i < 200; i++) {
+                    more.add(driver.recordOf(RowChange.update(table, new Object[]{1L, "x"},
+                            new Object[]{1L, "y" + i}, Rows.ts(2000 + i))));
+                }
+                CompletableFuture<Void> put = CompletableFuture.runAsync(() -> driver.putRecords(more));
+                Thread.sleep(1000);
+                assertFalse(put.isDone(), "put must wait while the buffer is full");
+                locker.commit();
+                put.get(30, TimeUnit.SECONDS);
+                driver.awaitApplied();
+            }
+        }
+        assertEquals(List.of(List.of("y199")), target.query("SELECT v FROM items"));
+    }
+}

@@ -1,0 +1,75 @@
+package io.cdcconnect.sink.testutil;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Stands in for Connect's SinkTaskContext, which exists only inside a running worker (the lead's integration tests
+ * use the real one): records what the task reports to the errant-record reporter, as a dead-letter queue would.
+ */
+public final class StandInContext implements SinkTaskContext {
+
+    /** One reported record and the reason given. */
+    public record Report(SinkRecord record, Throwable error) {
+    }
+
+    public final List<Report> reports = new ArrayList<>();
+
+    @Override
+    public Map<String, String> configs() {
+        return Map.of();
+    }
+
+    @Override
+    public void offset(Map<TopicPartition, Long> offsets) {
+    }
+
+    @Override
+    public void offset(TopicPartition tp, long offset) {
+    }
+
+    @Override
+    public void timeout(long timeoutMs) {
+    }
+
+    @Override
+    public Set<TopicPartition> assignment() {
+        return Set.of(new TopicPartition(TaskDriver.TOPIC, 0));
+    }
+
+    @Override
+    public void pause(TopicPartition... partitions) {
+    }
+
+    @Override
+    public void resume(TopicPartition... partitions) {
+    }
+
+    @Override
+    public void requestCommit() {
+    }
+
+    @Override
+    public ErrantRecordReporter errantRecordReporter() {
+        return (record, error) -> {
+            synchronized (reports) {
+                reports.add(new Report(record, error));
+            }
+            return CompletableFuture.completedFuture(null);
+        };
+    }
+
+    @Override
+    public PluginMetrics pluginMetrics() {
+        return null;
+    }
+}

@@ -32,6 +32,13 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
+    public static final String LARGE_MESSAGE_HANDLE = "large.message.handle.option";
+    public static final String COMPRESSION = "large.message.handle.compression";
+    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+    public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
+    public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
+    public static final String AVRO_DECIMAL_HANDLING = "avro.decimal.handling.mode";
+    public static final String AVRO_BIGINT_UNSIGNED_HANDLING = "avro.bigint.unsigned.handling.mode";
 
     // --- Debezium settings declared for validation and docs (passed through) ---
     public static final String DATABASE_HOSTNAME = "database.hostname";
@@ -154,6 +161,31 @@ public final class CdcSourceConfig extends AbstractConfig {
         def.define(MAX_BATCH_SIZE, Type.INT, 16, ConfigDef.Range.between(1, 4096), Importance.LOW,
                 "Open-protocol: most rows packed into one Kafka message.", GROUP_OUTPUT, ++o, Width.SHORT,
                 "Max batch size");
+        def.define(LARGE_MESSAGE_HANDLE, Type.STRING, "none", enumValidator("none", "handle-key-only"),
+                Importance.LOW, "Canal-JSON and Open-protocol: what to do with a row whose message exceeds "
+                        + "max.message.bytes: 'none' fails the task naming the table, 'handle-key-only' sends only "
+                        + "the key columns, marked so that a consumer reads the row back from the source.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Large message handling");
+        def.define(COMPRESSION, Type.STRING, "none", enumValidator("none", "snappy", "lz4"), Importance.LOW,
+                "Canal-JSON and Open-protocol: compression of message values (TiCDC's "
+                        + "large-message-handle-compression); consumers must be told the same. Kafka's own producer "
+                        + "compression is separate.", GROUP_OUTPUT, ++o, Width.SHORT, "Value compression");
+        def.define(SCHEMA_REGISTRY_URL, Type.STRING, "", Importance.HIGH,
+                "Avro: URL of the Confluent-compatible schema registry, e.g. http://registry:8081 (Apicurio: "
+                        + "http://host:8080/apis/ccompat/v7). Required with output.format=avro.",
+                GROUP_OUTPUT, ++o, Width.LONG, "Schema registry");
+        def.define(SCHEMA_REGISTRY_USERNAME, Type.STRING, "", Importance.LOW,
+                "Avro: user for the schema registry's basic authentication; empty for none.", GROUP_OUTPUT, ++o,
+                Width.MEDIUM, "Schema registry user");
+        def.define(SCHEMA_REGISTRY_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                "Avro: password for the schema registry's basic authentication (never logged).", GROUP_OUTPUT, ++o,
+                Width.MEDIUM, "Schema registry password");
+        def.define(AVRO_DECIMAL_HANDLING, Type.STRING, "precise", enumValidator("precise", "string"),
+                Importance.LOW, "Avro: DECIMAL as bytes with the decimal logical type ('precise') or as text "
+                        + "('string').", GROUP_OUTPUT, ++o, Width.SHORT, "Avro decimals");
+        def.define(AVRO_BIGINT_UNSIGNED_HANDLING, Type.STRING, "long", enumValidator("long", "string"),
+                Importance.LOW, "Avro: BIGINT UNSIGNED as long (values above 2^63-1 wrap, as in TiCDC) or as text "
+                        + "('string').", GROUP_OUTPUT, ++o, Width.SHORT, "Avro unsigned bigint");
 
         o = 0;
         def.define(TOPIC_PREFIX, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
@@ -181,6 +213,15 @@ public final class CdcSourceConfig extends AbstractConfig {
         if (partitionRule() == PartitionRule.COLUMNS && getList(PARTITION_COLUMNS).isEmpty()) {
             throw new ConfigException(PARTITION_COLUMNS, "", "partition.rule=columns needs at least one column in "
                     + PARTITION_COLUMNS);
+        }
+        if (outputFormat() == OutputFormat.AVRO && getString(SCHEMA_REGISTRY_URL).isBlank()) {
+            throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=avro needs the schema registry's URL");
+        }
+        if (outputFormat() == OutputFormat.AVRO && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
+                || !getString(COMPRESSION).equals("none"))) {
+            throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "Avro has no "
+                    + "large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE + " and "
+                    + COMPRESSION + " at none");
         }
         if (usesKafkaSchemaHistory() && getString(SCHEMA_HISTORY_BOOTSTRAP).isBlank()) {
             throw new ConfigException(SCHEMA_HISTORY_BOOTSTRAP, "", "the Kafka schema history needs bootstrap "
@@ -232,6 +273,27 @@ public final class CdcSourceConfig extends AbstractConfig {
         return getInt(MAX_BATCH_SIZE);
     }
 
+    /** The codec's options, by TiCDC's names, for the configured format. */
+    public Map<String, String> codecOptions() {
+        Map<String, String> o = new java.util.HashMap<>();
+        o.put("enable-tidb-extension", Boolean.toString(tidbExtension()));
+        o.put("max-message-bytes", Integer.toString(maxMessageBytes()));
+        if (outputFormat() == OutputFormat.OPEN_PROTOCOL) o.put("max-batch-size", Integer.toString(maxBatchSize()));
+        if (outputFormat() == OutputFormat.AVRO) {
+            o.put("schema-registry", getString(SCHEMA_REGISTRY_URL));
+            if (!getString(SCHEMA_REGISTRY_USERNAME).isBlank()) {
+                o.put("schema-registry-username", getString(SCHEMA_REGISTRY_USERNAME));
+                o.put("schema-registry-password", getPassword(SCHEMA_REGISTRY_PASSWORD).value());
+            }
+            o.put("avro-decimal-handling-mode", getString(AVRO_DECIMAL_HANDLING));
+            o.put("avro-bigint-unsigned-handling-mode", getString(AVRO_BIGINT_UNSIGNED_HANDLING));
+        } else {
+            o.put("large-message-handle-option", getString(LARGE_MESSAGE_HANDLE));
+            o.put("large-message-handle-compression", getString(COMPRESSION));
+        }
+        return o;
+    }
+
     public boolean startupChecks() {
         return getBoolean(STARTUP_CHECKS);
     }
@@ -265,7 +327,9 @@ public final class CdcSourceConfig extends AbstractConfig {
         switch (name) {
             case SOURCE_FLAVOR: case OUTPUT_FORMAT: case ENABLE_TIDB_EXTENSION: case TOPIC_PATTERN:
             case PARTITION_RULE: case PARTITION_COLUMNS: case TOPIC_PARTITIONS: case WATERMARK_INTERVAL_MS:
-            case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS:
+            case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS: case LARGE_MESSAGE_HANDLE:
+            case COMPRESSION: case SCHEMA_REGISTRY_URL: case SCHEMA_REGISTRY_USERNAME: case SCHEMA_REGISTRY_PASSWORD:
+            case AVRO_DECIMAL_HANDLING: case AVRO_BIGINT_UNSIGNED_HANDLING:
                 return true;
             default:
                 return false;

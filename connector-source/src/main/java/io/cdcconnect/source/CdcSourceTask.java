@@ -94,16 +94,41 @@ public class CdcSourceTask extends SourceTask {
             capture.watermarks(in == null || in.isEmpty(), now, events);
         }
         if (events.isEmpty()) return null;
-        List<Message> messages = encoder.encode(events);
+        return toRecords(events, encoder.encode(events));
+    }
+
+    /**
+     * Connect records in message order. A message claims a source offset only when every event up to it has been
+     * handed over in it or in an earlier message: Connect commits the offset of the last acknowledged record whose
+     * predecessors are all acknowledged, so a claim further ahead could skip rows of a batch still in flight. A
+     * message that cannot claim anything carries no offset (Connect then commits nothing for it). Without batching
+     * across partitions, each message carries the offset of its last row.
+     */
+    static List<SourceRecord> toRecords(List<Outgoing> events, List<Message> messages) {
         List<SourceRecord> out = new ArrayList<>(messages.size());
+        java.util.BitSet done = new java.util.BitSet(events.size());
+        int complete = -1;
+        int claimed = -1;
         for (Message m : messages) {
-            SourceRecord origin = (SourceRecord) m.last().origin();
-            long ts = io.cdcconnect.codec.model.ChangeEvent.physicalMillis(m.last().event().commitTs());
-            out.add(new SourceRecord(origin.sourcePartition(), origin.sourceOffset(), m.topic(), m.partition(),
-                    m.key() == null ? null : Schema.BYTES_SCHEMA, m.key(), Schema.BYTES_SCHEMA, m.value(),
-                    ts > 0 ? ts : null));
+            for (int i : m.events()) done.set(i);
+            complete = done.nextClearBit(complete + 1) - 1;
+            SourceRecord origin = null;
+            if (complete > claimed) {
+                origin = (SourceRecord) events.get(complete).origin();
+                claimed = complete;
+            }
+            long ms = io.cdcconnect.codec.model.ChangeEvent.physicalMillis(m.commitTs());
+            out.add(new SourceRecord(origin != null ? origin.sourcePartition() : partitionOf(events, m),
+                    origin != null ? origin.sourceOffset() : null, m.topic(), m.partition(),
+                    Schema.OPTIONAL_BYTES_SCHEMA, m.key(), Schema.OPTIONAL_BYTES_SCHEMA, m.value(),
+                    ms > 0 ? ms : null));
         }
         return out;
+    }
+
+    private static Map<String, ?> partitionOf(List<Outgoing> events, Message m) {
+        int i = m.events().length > 0 ? m.events()[0] : 0;
+        return ((SourceRecord) events.get(i).origin()).sourcePartition();
     }
 
     /** Our records carry Debezium's partition and offset, which is all Debezium's commitRecord reads. */

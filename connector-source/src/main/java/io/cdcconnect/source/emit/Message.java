@@ -6,8 +6,10 @@ package io.cdcconnect.source.emit;
  * @param topic     topic
  * @param partition partition
  * @param key       key bytes, or null
- * @param value     value bytes
- * @param last      the last of the events it carries: its source offset is the message's
+ * @param value     value bytes, or null (an Avro delete's tombstone)
+ * @param events    positions, in the encoded list, of the events this message completes (a batch holds several;
+ *                  an event the format does not carry is counted by the next message of its partition)
+ * @param commitTs  commit ts of the last event in it
  */
-public record Message(String topic, int partition, byte[] key, byte[] value, Outgoing last) {
+public record Message(String topic, int partition, byte[] key, byte[] value, int[] events, long commitTs) {
 }

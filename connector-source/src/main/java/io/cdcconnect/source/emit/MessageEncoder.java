@@ -3,12 +3,13 @@ package io.cdcconnect.source.emit;
 import java.util.List;
 
 /**
- * Turns routed events into Kafka messages, keeping their order. A format that packs several events into one message
- * (Open-protocol) names the last event of each message, whose source offset the message then carries.
+ * Turns routed events into Kafka messages. Within a partition the messages keep the events' order; across partitions
+ * a batching format (Open-protocol) may close batches in another order, so each message names the events it
+ * completes and the caller works out which source offset it may carry.
  */
 public interface MessageEncoder extends AutoCloseable {
 
-    /** Encodes {@code events} (in order) and returns the messages in the same order. */
+    /** Encodes {@code events} (in source order) and flushes every open batch: nothing stays pending afterwards. */
     List<Message> encode(List<Outgoing> events);
 
     /** Whether the format carries watermarks (resolved ts) at all. */

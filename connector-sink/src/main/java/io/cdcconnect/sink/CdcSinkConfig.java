@@ -31,6 +31,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String INPUT_FORMAT = "input.format";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String SCHEMA_MAP = "schema.map";
+    public static final String INPUT_CODEC_OPTIONS = "input.codec.options";
 
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
@@ -50,6 +51,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public CdcSinkConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
         schemaMap();
+        inputCodecOptions();
     }
 
     /** The sink's settings with types, defaults, validators and documentation. */
@@ -92,6 +94,11 @@ public final class CdcSinkConfig extends AbstractConfig {
         d.define(SCHEMA_REGISTRY_URL, Type.STRING, "", Importance.MEDIUM,
                 "Schema registry base URL (Confluent-compatible API) for input.format=avro.",
                 GROUP_INPUT, ++o, Width.LONG, "Schema registry URL");
+        d.define(INPUT_CODEC_OPTIONS, Type.LIST, "", Importance.LOW,
+                "Comma-separated key=value options handed to the codec's decoder, named as TiCDC names them, e.g. "
+                        + "large-message-handle-compression=snappy for compressed Canal-JSON/Open-protocol values, or "
+                        + "schema-registry-username=u,schema-registry-password=p for Avro.",
+                GROUP_INPUT, ++o, Width.LONG, "Codec options");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
                 "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Databases "
                         + "not listed keep their name. DDL runs after USE of the mapped database.",
@@ -170,15 +177,24 @@ public final class CdcSinkConfig extends AbstractConfig {
         return getString(SCHEMA_REGISTRY_URL);
     }
 
+    /** Options for the codec's decoder. */
+    public Map<String, String> inputCodecOptions() {
+        return pairs(INPUT_CODEC_OPTIONS, "key=value");
+    }
+
     /** source database -> target database. */
     public Map<String, String> schemaMap() {
+        return pairs(SCHEMA_MAP, "source=target");
+    }
+
+    private Map<String, String> pairs(String name, String expected) {
         Map<String, String> m = new LinkedHashMap<>();
-        for (String entry : getList(SCHEMA_MAP)) {
+        for (String entry : getList(name)) {
             String e = entry.trim();
             if (e.isEmpty()) continue;
             int eq = e.indexOf('=');
             if (eq <= 0 || eq == e.length() - 1) {
-                throw new ConfigException(SCHEMA_MAP, entry, "expected source=target");
+                throw new ConfigException(name, entry, "expected " + expected);
             }
             m.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
         }

@@ -59,6 +59,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final SinkMetrics metrics;
     private final HikariDataSource dataSource;
     private final Map<String, String> schemaMap;
+    private final SafeMode safeMode;
     private final TransactionAssembler assembler;
     private final OffsetTracker tracker = new OffsetTracker();
     private final LinkedBlockingQueue<ConflictDetector.Node<WorkItem>> ready = new LinkedBlockingQueue<>();
@@ -82,6 +83,8 @@ public final class SinkPipeline implements AutoCloseable {
         this.metrics = metrics;
         this.dataSource = dataSource;
         this.schemaMap = config.schemaMap();
+        // Avro without TiCDC's extension cannot tell an update from an insert: every write must be an upsert
+        this.safeMode = config.inputFormat().equals("avro") ? SafeMode.ALWAYS : config.safeMode();
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.tables = new TargetTableCache(dataSource);
         this.ddlApplier = new DdlApplier(dataSource);
@@ -103,7 +106,7 @@ public final class SinkPipeline implements AutoCloseable {
         LOG.info("Sink pipeline connected to {} (dialect {}, max_allowed_packet {}, max_prepared_stmt_count {}): "
                         + "{} workers, statement cache {} per connection, safe.mode={}", serverVersion, dialect.name(),
                 maxPacket, maxPrepared, config.workerCount(), cachePolicy.perConnectionLimit(),
-                config.safeMode().configName());
+                safeMode.configName());
     }
 
     /** Connects, reads the server's limits, starts the workers. */
@@ -153,7 +156,7 @@ public final class SinkPipeline implements AutoCloseable {
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
         for (int i = 0; i < config.workerCount(); i++) {
             ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, retry, metrics,
-                    config.safeMode().configName());
+                    safeMode.configName());
             Thread t = new Thread(w, name + "-worker-" + i);
             t.setDaemon(true);
             workers.add(w);
@@ -265,7 +268,7 @@ public final class SinkPipeline implements AutoCloseable {
             rowShapes[i] = s;
             s.conflictKeys(rows.get(i), keys);
         }
-        boolean safe = switch (config.safeMode()) {
+        boolean safe = switch (safeMode) {
             case ALWAYS -> true;
             case NEVER -> false;
             case AUTO -> txn.commitTs() == 0 || ChangeEvent.physicalMillis(txn.commitTs()) <= safeUntilMillis;
@@ -275,7 +278,8 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     private RowShape shapeOf(TableInfo table, Transaction txn) {
-        String key = table.schema() + '\u0000' + table.table();
+        // a table may arrive in two shapes (Avro deletes carry only the key columns)
+        String key = table.schema() + '\u0000' + table.table() + '\u0000' + table.columnCount();
         RowShape s = shapes.get(key);
         if (s != null && s.fits(table)) return s;
         String targetSchema = schemaMap.getOrDefault(table.schema(), table.schema());

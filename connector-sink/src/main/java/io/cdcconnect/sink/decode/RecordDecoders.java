@@ -1,7 +1,12 @@
 package io.cdcconnect.sink.decode;
 
 import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.codec.EventDecoders;
+import io.cdcconnect.codec.avro.AvroCodecFactory;
 import org.apache.kafka.common.config.ConfigException;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /** Chooses the decoder for {@code input.format}. */
 public final class RecordDecoders {
@@ -19,7 +24,20 @@ public final class RecordDecoders {
     public static RecordDecoder forConfig(CdcSinkConfig config) {
         String format = config.inputFormat();
         return switch (format) {
-            case "canal-json" -> new CanalJsonRecordDecoder();
+            case "canal-json" -> new CodecRecordDecoder(EventDecoders.create(format, config.inputCodecOptions()), true);
+            case "open-protocol" -> new CodecRecordDecoder(EventDecoders.create(format, config.inputCodecOptions()),
+                    false);
+            case "avro" -> {
+                Map<String, String> options = new HashMap<>(config.inputCodecOptions());
+                if (!config.schemaRegistryUrl().isBlank()) {
+                    options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
+                }
+                if (!options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
+                    throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
+                            "input.format=avro needs the schema registry's URL");
+                }
+                yield new CodecRecordDecoder(EventDecoders.create(format, options), false);
+            }
             case "debezium" -> new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()));
             default -> throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format,
                     "this build of the sink does not decode " + format + " yet");

@@ -153,7 +153,7 @@ public final class SinkMetrics implements AutoCloseable {
 
     /** Registers a gauge on a value owned elsewhere (the statement cache's size). */
     public void gauge(String name, DoubleSupplier value) {
-        Gauge.builder(name, value, DoubleSupplier::getAsDouble).tags(tags).register(registry);
+        Gauge.builder(name, value, DoubleSupplier::getAsDouble).tags(tags).strongReference(true).register(registry);
     }
 
     @Override

@@ -32,6 +32,9 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
+    public static final String ENCODER_THREADS = "encoder.threads";
+    public static final String ENCODER_MAX_INFLIGHT_BYTES = "encoder.max.inflight.bytes";
+    public static final String ENCODER_CHUNK_EVENTS = "encoder.chunk.events";
     public static final String LARGE_MESSAGE_HANDLE = "large.message.handle.option";
     public static final String COMPRESSION = "large.message.handle.compression";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
@@ -161,6 +164,18 @@ public final class CdcSourceConfig extends AbstractConfig {
         def.define(MAX_BATCH_SIZE, Type.INT, 16, ConfigDef.Range.between(1, 4096), Importance.LOW,
                 "Open-protocol: most rows packed into one Kafka message.", GROUP_OUTPUT, ++o, Width.SHORT,
                 "Max batch size");
+        def.define(ENCODER_THREADS, Type.INT, 2, ConfigDef.Range.between(1, 64), Importance.MEDIUM,
+                "Threads that encode messages (TiCDC's encoder group); output keeps the source order within each "
+                        + "partition. 1 encodes on the task's own thread.", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Encoder threads");
+        def.define(ENCODER_MAX_INFLIGHT_BYTES, Type.LONG, 64L << 20, ConfigDef.Range.atLeast(1024), Importance.LOW,
+                "Bound on the bytes of events being encoded at once (estimated, then the encoded size); the task "
+                        + "waits for encoders when it is reached.", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Encoder memory bound");
+        def.define(ENCODER_CHUNK_EVENTS, Type.INT, 256, ConfigDef.Range.between(1, 1 << 20), Importance.LOW,
+                "Most events of one partition encoded as one unit of work, so that one busy table still uses "
+                        + "every encoder thread. A unit's end closes an Open-protocol batch.", GROUP_OUTPUT, ++o,
+                Width.SHORT, "Encoder unit size");
         def.define(LARGE_MESSAGE_HANDLE, Type.STRING, "none", enumValidator("none", "handle-key-only"),
                 Importance.LOW, "Canal-JSON and Open-protocol: what to do with a row whose message exceeds "
                         + "max.message.bytes: 'none' fails the task naming the table, 'handle-key-only' sends only "
@@ -294,6 +309,18 @@ public final class CdcSourceConfig extends AbstractConfig {
         return o;
     }
 
+    public int encoderThreads() {
+        return getInt(ENCODER_THREADS);
+    }
+
+    public long encoderMaxInFlightBytes() {
+        return getLong(ENCODER_MAX_INFLIGHT_BYTES);
+    }
+
+    public int encoderChunkEvents() {
+        return getInt(ENCODER_CHUNK_EVENTS);
+    }
+
     public boolean startupChecks() {
         return getBoolean(STARTUP_CHECKS);
     }
@@ -328,6 +355,7 @@ public final class CdcSourceConfig extends AbstractConfig {
             case SOURCE_FLAVOR: case OUTPUT_FORMAT: case ENABLE_TIDB_EXTENSION: case TOPIC_PATTERN:
             case PARTITION_RULE: case PARTITION_COLUMNS: case TOPIC_PARTITIONS: case WATERMARK_INTERVAL_MS:
             case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS: case LARGE_MESSAGE_HANDLE:
+            case ENCODER_THREADS: case ENCODER_MAX_INFLIGHT_BYTES: case ENCODER_CHUNK_EVENTS:
             case COMPRESSION: case SCHEMA_REGISTRY_URL: case SCHEMA_REGISTRY_USERNAME: case SCHEMA_REGISTRY_PASSWORD:
             case AVRO_DECIMAL_HANDLING: case AVRO_BIGINT_UNSIGNED_HANDLING:
                 return true;

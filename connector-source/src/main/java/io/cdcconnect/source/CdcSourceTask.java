@@ -94,7 +94,13 @@ public class CdcSourceTask extends SourceTask {
             capture.watermarks(in == null || in.isEmpty(), now, events);
         }
         if (events.isEmpty()) return null;
-        return toRecords(events, encoder.encode(events));
+        List<Message> messages;
+        try {
+            messages = encoder.encode(events);
+        } catch (RuntimeException e) {
+            throw new ConnectException("source task " + name + " cannot encode: " + e.getMessage(), e);
+        }
+        return toRecords(events, messages);
     }
 
     /**

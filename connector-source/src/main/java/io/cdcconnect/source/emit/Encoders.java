@@ -18,23 +18,32 @@ public final class Encoders {
     public static MessageEncoder create(CdcSourceConfig config) {
         OutputFormat format = config.outputFormat();
         Map<String, String> options = config.codecOptions();
-        switch (format) {
-            case CANAL_JSON:
-                // Canal-JSON has no watermark message of its own; TiCDC adds one only with its TiDB extension.
-                return new PartitionedEncoder(() -> wrap(EventEncoders.create(EventEncoders.CANAL_JSON, options)),
-                        config.tidbExtension(), false, true);
-            case OPEN_PROTOCOL:
-                return new PartitionedEncoder(() -> wrap(EventEncoders.create(EventEncoders.OPEN_PROTOCOL, options)),
-                        true, true, true);
-            case AVRO: {
+        String name = switch (format) {
+            case CANAL_JSON -> EventEncoders.CANAL_JSON;
+            case OPEN_PROTOCOL -> EventEncoders.OPEN_PROTOCOL;
+            case AVRO -> EventEncoders.AVRO;
+        };
+        // Canal-JSON has no watermark message of its own; TiCDC adds one only with its TiDB extension. Avro carries
+        // neither DDL nor watermarks.
+        boolean watermarks = format == OutputFormat.OPEN_PROTOCOL
+                || (format == OutputFormat.CANAL_JSON && config.tidbExtension());
+        boolean ddlEverywhere = format == OutputFormat.OPEN_PROTOCOL;
+        boolean ddl = format != OutputFormat.AVRO;
+        // Fail at start, not at the first row, on a bad option (e.g. a missing schema registry URL).
+        EventEncoder probe = EventEncoders.create(name, options);
+        int threads = config.encoderThreads();
+        if (threads <= 1) {
+            if (format == OutputFormat.AVRO) {
                 // One message per row and no batches: one encoder (one registry client and schema cache) serves
                 // every partition.
-                StreamEncoder shared = wrap(EventEncoders.create(EventEncoders.AVRO, options));
-                return new PartitionedEncoder(() -> shared, false, false, false);
+                StreamEncoder shared = wrap(probe);
+                return new PartitionedEncoder(() -> shared, watermarks, ddlEverywhere, ddl);
             }
-            default:
-                throw new IllegalArgumentException("unknown output.format " + format.configName());
+            return new PartitionedEncoder(() -> wrap(EventEncoders.create(name, options)), watermarks, ddlEverywhere,
+                    ddl);
         }
+        return new GroupEncoder(threads, config.encoderMaxInFlightBytes(), config.encoderChunkEvents(),
+                () -> EventEncoders.create(name, options), watermarks, ddlEverywhere, ddl);
     }
 
     static StreamEncoder wrap(EventEncoder encoder) {

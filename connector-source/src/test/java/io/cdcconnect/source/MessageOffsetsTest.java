@@ -1,0 +1,175 @@
+package io.cdcconnect.source;
+
+import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.ColumnFlags;
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.MySqlType;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.codec.open.OpenProtocolDecoder;
+import io.cdcconnect.source.emit.GroupEncoder;
+import io.cdcconnect.source.emit.Message;
+import io.cdcconnect.source.emit.MessageEncoder;
+import io.cdcconnect.source.emit.Outgoing;
+import io.cdcconnect.source.emit.PartitionedEncoder;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Which source offset each Kafka message carries. Connect commits the offset of the last acknowledged record whose
+ * predecessors are all acknowledged; a message may therefore claim event i only if every event up to i is in it or
+ * in an earlier message.
+ */
+class MessageOffsetsTest {
+    private static final TableInfo T = TableInfo.of("s", "t", List.of(
+            ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY)));
+
+    /** Events alternating between two partitions, with a DDL to both in the middle; origin offsets {"i": index}. */
+    private static List<Outgoing> interleaved(int rows) {
+        List<Outgoing> events = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            if (i == rows / 2) {
+                DdlChange ddl = new DdlChange("s", "t", "ALTER TABLE t ADD c INT", DdlChange.Kind.ALTER, 500L + i);
+                events.add(new Outgoing("top", 0, ddl, origin(events.size())));
+                events.add(new Outgoing("top", 1, ddl, origin(events.size())));
+            }
+            RowChange r = RowChange.insert(T, new Object[] {(long) i}, 1000L + i);
+            events.add(new Outgoing("top", i % 2, r, origin(events.size())));
+        }
+        return events;
+    }
+
+    private static SourceRecord origin(int i) {
+        return new SourceRecord(Map.of("server", "p"), Map.of("i", i), "dbz", null, null, null, null, null);
+    }
+
+    private static void assertClaimsNeverSkipAnEvent(List<Outgoing> events, List<Message> messages,
+                                                     List<SourceRecord> records) {
+        assertEquals(messages.size(), records.size());
+        java.util.BitSet sent = new java.util.BitSet();
+        for (int k = 0; k < records.size(); k++) {
+            for (int i : messages.get(k).events()) sent.set(i);
+            Map<String, ?> offset = records.get(k).sourceOffset();
+            if (offset != null) {
+                int claimed = (Integer) offset.get("i");
+                assertTrue(sent.nextClearBit(0) > claimed, "record " + k + " claims event " + claimed
+                        + " but events " + sent + " are all that was sent so far");
+                assertEquals(Map.of("server", "p"), records.get(k).sourcePartition());
+            }
+        }
+        assertEquals(events.size(), sent.cardinality(), "every event is in a message");
+        SourceRecord last = records.get(records.size() - 1);
+        assertNotNull(last.sourceOffset(), "the poll's last message claims everything");
+        assertEquals(events.size() - 1, last.sourceOffset().get("i"));
+    }
+
+    private static Map<String, String> openOptions() {
+        Map<String, String> o = new HashMap<>();
+        o.put("max-batch-size", "3");
+        return o;
+    }
+
+    @Test
+    void openProtocolBatchesAcrossPartitionsClaimOnlyCompletePrefixes() {
+        List<Outgoing> events = interleaved(20);
+        MessageEncoder enc = new PartitionedEncoder(() -> {
+            var e = EventEncoders.create(EventEncoders.OPEN_PROTOCOL, openOptions());
+            return new io.cdcconnect.source.emit.StreamEncoder() {
+                public List<io.cdcconnect.codec.EncodedMessage> encode(String topic, ChangeEvent ev) {
+                    return e.encode(topic, ev);
+                }
+
+                public List<io.cdcconnect.codec.EncodedMessage> flush() {
+                    return e.flush();
+                }
+            };
+        }, true, true, true);
+        List<Message> messages = enc.encode(events);
+        List<SourceRecord> records = CdcSourceTask.toRecords(events, messages);
+        assertClaimsNeverSkipAnEvent(events, messages, records);
+        assertTrue(records.stream().anyMatch(r -> r.sourceOffset() == null), "interleaving forces some non-claims");
+        assertPartitionOrder(records);
+    }
+
+    @Test
+    void encoderGroupKeepsPartitionOrderAndClaimsOnlyCompletePrefixes() {
+        List<Outgoing> events = interleaved(200);
+        try (GroupEncoder enc = new GroupEncoder(3, 1 << 20, 7,
+                () -> EventEncoders.create(EventEncoders.OPEN_PROTOCOL, openOptions()), true, true, true)) {
+            List<Message> messages = enc.encode(events);
+            List<SourceRecord> records = CdcSourceTask.toRecords(events, messages);
+            assertClaimsNeverSkipAnEvent(events, messages, records);
+            assertPartitionOrder(records);
+        }
+    }
+
+    @Test
+    void encoderGroupUnderATinyMemoryBoundStillFinishes() {
+        List<Outgoing> events = interleaved(100);
+        try (GroupEncoder enc = new GroupEncoder(2, 1024, 5,
+                () -> EventEncoders.create(EventEncoders.CANAL_JSON, Map.of()), false, false, true)) {
+            List<Message> messages = enc.encode(events);
+            assertClaimsNeverSkipAnEvent(events, messages, CdcSourceTask.toRecords(events, messages));
+        }
+    }
+
+    @Test
+    void canalJsonMessagesEachCarryTheirOwnRowsOffset() {
+        List<Outgoing> events = interleaved(10);
+        MessageEncoder enc = new PartitionedEncoder(() -> {
+            var e = EventEncoders.create(EventEncoders.CANAL_JSON, Map.of());
+            return new io.cdcconnect.source.emit.StreamEncoder() {
+                public List<io.cdcconnect.codec.EncodedMessage> encode(String topic, ChangeEvent ev) {
+                    return e.encode(topic, ev);
+                }
+
+                public List<io.cdcconnect.codec.EncodedMessage> flush() {
+                    return e.flush();
+                }
+            };
+        }, false, false, true);
+        List<SourceRecord> records = CdcSourceTask.toRecords(events, enc.encode(events));
+        for (int i = 0; i < records.size(); i++) {
+            assertEquals(i, records.get(i).sourceOffset().get("i"));
+            assertEquals(events.get(i).partition(), records.get(i).kafkaPartition());
+            assertEquals(null, records.get(i).key());
+        }
+    }
+
+    /** Rows of each partition arrive in source order, and each DDL sits where it was. */
+    private static void assertPartitionOrder(List<SourceRecord> records) {
+        OpenProtocolDecoder decoder = new OpenProtocolDecoder();
+        Map<Integer, List<Long>> seen = new HashMap<>();
+        for (SourceRecord r : records) {
+            for (ChangeEvent e : decoder.decode((byte[]) r.key(), (byte[]) r.value())) {
+                long mark = e instanceof RowChange row ? (Long) row.after()[0] : -1L;
+                seen.computeIfAbsent(r.kafkaPartition(), p -> new ArrayList<>()).add(mark);
+            }
+        }
+        for (Map.Entry<Integer, List<Long>> e : seen.entrySet()) {
+            List<Long> ids = e.getValue();
+            long prev = -2;
+            boolean ddlSeen = false;
+            for (long id : ids) {
+                if (id == -1) {
+                    ddlSeen = true;
+                    continue;
+                }
+                assertTrue(id > prev, "partition " + e.getKey() + " order " + ids);
+                prev = id;
+            }
+            assertTrue(ddlSeen, "DDL on partition " + e.getKey());
+        }
+    }
+}

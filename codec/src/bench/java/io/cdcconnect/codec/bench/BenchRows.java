@@ -37,7 +37,7 @@ public final class BenchRows {
         c.add(ColumnInfo.of("id", MySqlType.LONGLONG, PK));
         for (int i = 0; i < 4; i++) c.add(ColumnInfo.of("c_tinyint_" + i, MySqlType.TINY, i % 2 == 0 ? N : U));
         for (int i = 0; i < 4; i++) c.add(ColumnInfo.of("c_smallint_" + i, MySqlType.SHORT, i % 2 == 0 ? N : U));
-        for (int i = 0; i < 6; i++) c.add(ColumnInfo.of("c_int_" + i, MySqlType.LONG, i % 2 == 0 ? N : U));
+        for (int i = 0; i < 7; i++) c.add(ColumnInfo.of("c_int_" + i, MySqlType.LONG, i % 2 == 0 ? N : U));
         for (int i = 0; i < 5; i++) c.add(ColumnInfo.of("c_bigint_" + i, MySqlType.LONGLONG, i % 2 == 0 ? N : U));
         for (int i = 0; i < 3; i++) c.add(ColumnInfo.of("c_float_" + i, MySqlType.FLOAT, N));
         for (int i = 0; i < 3; i++) c.add(ColumnInfo.of("c_double_" + i, MySqlType.DOUBLE, N));

@@ -156,7 +156,7 @@ public final class SinkPipeline implements AutoCloseable {
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
         for (int i = 0; i < config.workerCount(); i++) {
             ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, retry, metrics,
-                    safeMode.configName());
+                    safeMode.configName(), config.workerCount(), config.maxTxnRows());
             Thread t = new Thread(w, name + "-worker-" + i);
             t.setDaemon(true);
             workers.add(w);

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,13 +47,16 @@ public final class ApplyWorker implements Runnable {
     private final RetryPolicy retry;
     private final SinkMetrics metrics;
     private final String safeModeSetting;
+    private final int workerCount;
+    private final int maxGroupRows;
     private volatile boolean running = true;
     private Connection connection;
     private ConnectionStatementCache cache;
 
     public ApplyWorker(int id, ConnectionSource connections, StatementCachePolicy cachePolicy,
                        TransactionApplier applier, BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
-                       Completion completion, RetryPolicy retry, SinkMetrics metrics, String safeModeSetting) {
+                       Completion completion, RetryPolicy retry, SinkMetrics metrics, String safeModeSetting,
+                       int workerCount, int maxGroupRows) {
         this.id = id;
         this.connections = connections;
         this.cachePolicy = cachePolicy;
@@ -62,6 +66,8 @@ public final class ApplyWorker implements Runnable {
         this.retry = retry;
         this.metrics = metrics;
         this.safeModeSetting = safeModeSetting;
+        this.workerCount = workerCount;
+        this.maxGroupRows = maxGroupRows;
     }
 
     @Override
@@ -74,15 +80,82 @@ public final class ApplyWorker implements Runnable {
                 } catch (InterruptedException e) {
                     break;
                 }
-                if (node != null) process(node);
+                if (node == null) continue;
+                List<ConflictDetector.Node<WorkItem>> group = gather(node);
+                if (group.size() == 1) {
+                    process(node);
+                } else if (!processGroup(group)) {
+                    // apply one by one, each in its own transaction, to name the one at fault precisely
+                    for (ConflictDetector.Node<WorkItem> n : group) process(n);
+                }
             }
         } finally {
             closeConnection();
         }
     }
 
+    /**
+     * Takes more ready transactions to commit together with {@code first}: ready transactions never share a key (a
+     * transaction is ready only when every earlier one it conflicts with is committed), so one downstream
+     * transaction may hold several of them, whole. Takes no more than its share of the queue, so other workers
+     * stay busy, and no more than {@code maxGroupRows} rows.
+     */
+    private List<ConflictDetector.Node<WorkItem>> gather(ConflictDetector.Node<WorkItem> first) {
+        List<ConflictDetector.Node<WorkItem>> group = new ArrayList<>(1);
+        group.add(first);
+        int rows = first.payload().transaction().rows().size();
+        int share = ready.size() / Math.max(1, workerCount) + 1;
+        while (rows < maxGroupRows && group.size() <= share) {
+            ConflictDetector.Node<WorkItem> next = ready.peek();
+            if (next == null || rows + next.payload().transaction().rows().size() > maxGroupRows) break;
+            next = ready.poll();
+            if (next == null) break;
+            group.add(next);
+            rows += next.payload().transaction().rows().size();
+        }
+        return group;
+    }
+
     public void stop() {
         running = false;
+    }
+
+    /** Applies several transactions in one; false when they must be applied one by one instead. */
+    private boolean processGroup(List<ConflictDetector.Node<WorkItem>> group) {
+        List<WorkItem> items = new ArrayList<>(group.size());
+        for (ConflictDetector.Node<WorkItem> n : group) items.add(n.payload());
+        List<SqlBatch> batches;
+        try {
+            batches = applier.plan(items);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        for (int attempt = 0; ; attempt++) {
+            long start = System.nanoTime();
+            try {
+                ensureConnection();
+                applier.apply(connection, cache, batches);
+                metrics.txnFlushed(System.nanoTime() - start);
+                for (ConflictDetector.Node<WorkItem> n : group) {
+                    Transaction txn = n.payload().transaction();
+                    metrics.rowsApplied(txn.rows().size(), txn.commitTs());
+                    completion.applied(n);
+                }
+                return true;
+            } catch (SQLException e) {
+                rollbackQuietly();
+                if (SqlErrors.connectionLost(e)) discardConnection();
+                if (SqlErrors.retryable(e) && attempt < retry.maxRetries() && running) {
+                    metrics.retry();
+                    if (!sleep(retry.backoffMillis(attempt))) return false;
+                    continue;
+                }
+                return false;
+            } catch (RuntimeException e) {
+                rollbackQuietly();
+                return false;
+            }
+        }
     }
 
     private void process(ConflictDetector.Node<WorkItem> node) {

@@ -29,8 +29,32 @@ public final class TransactionApplier {
 
     /** The statements for a work item, table by table in order of first appearance. */
     public List<SqlBatch> plan(WorkItem item) {
-        List<RowChange> rows = item.transaction().rows();
-        RowShape[] shapes = item.shapes();
+        List<SqlBatch> out = new ArrayList<>();
+        plan(item.transaction().rows(), item.shapes(), item.safe(), out);
+        return out;
+    }
+
+    /**
+     * The statements for several independent work items (no key in common, so any order is right) written in one
+     * downstream transaction: their rows per table are merged into the same multi-row statements.
+     */
+    public List<SqlBatch> plan(List<WorkItem> items) {
+        if (items.size() == 1) return plan(items.get(0));
+        List<SqlBatch> out = new ArrayList<>();
+        for (boolean safe : new boolean[]{true, false}) {
+            List<RowChange> rows = new ArrayList<>();
+            List<RowShape> shapes = new ArrayList<>();
+            for (WorkItem item : items) {
+                if (item.safe() != safe) continue;
+                rows.addAll(item.transaction().rows());
+                shapes.addAll(java.util.Arrays.asList(item.shapes()));
+            }
+            if (!rows.isEmpty()) plan(rows, shapes.toArray(new RowShape[0]), safe, out);
+        }
+        return out;
+    }
+
+    private void plan(List<RowChange> rows, RowShape[] shapes, boolean safe, List<SqlBatch> out) {
         Map<RowShape, List<RowChange>> byTable = new LinkedHashMap<>();
         Map<RowShape, RowShape> canonical = new IdentityHashMap<>();
         for (int i = 0; i < rows.size(); i++) {
@@ -39,11 +63,9 @@ public final class TransactionApplier {
             RowShape key = canonical.computeIfAbsent(s, x -> firstWithTarget(byTable, x));
             byTable.computeIfAbsent(key, k -> new ArrayList<>()).add(rows.get(i));
         }
-        List<SqlBatch> out = new ArrayList<>();
         for (Map.Entry<RowShape, List<RowChange>> e : byTable.entrySet()) {
-            builder.build(e.getKey(), e.getValue(), item.safe(), out);
+            builder.build(e.getKey(), e.getValue(), safe, out);
         }
-        return out;
     }
 
     private static RowShape firstWithTarget(Map<RowShape, List<RowChange>> byTable, RowShape s) {

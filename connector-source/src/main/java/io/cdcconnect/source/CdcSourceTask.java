@@ -51,13 +51,14 @@ public class CdcSourceTask extends SourceTask {
         Dispatcher dispatcher = new Dispatcher(new TopicNamer(config.topicPattern(), config.topicPrefix()),
                 config.partitionRule(), config.partitionColumns(), config.topicPartitions());
         encoder = Encoders.create(config);
+        Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
         capture = new ChangeCapture(dispatcher, encoder.carriesDdl(), encoder.ddlOnEveryPartition(),
-                config.topicPattern());
+                config.topicPattern(), CapturedTables.of(debeziumProps, config.flavor()));
         watermarkIntervalMs = encoder.carriesWatermarks() ? config.watermarkIntervalMs() : 0;
         lastWatermarkAt = clock.getAsLong();
         debezium = newDebeziumTask(config.flavor());
         debezium.initialize(context);
-        debezium.start(DebeziumSettings.forDebezium(props, config.flavor()));
+        debezium.start(debeziumProps);
         LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
                         + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
                 config.port(), config.outputFormat().configName(), config.topicPattern(),

@@ -36,6 +36,7 @@ public final class ChangeCapture {
     private final boolean ddlOnEveryPartition;
     private final boolean forwardDdl;
     private final boolean perTableTopics;
+    private final CapturedTables captured;
     /** Topics written so far, by schema: watermarks and database-level DDL go to them. */
     private final Map<String, Set<String>> topicsBySchema = new LinkedHashMap<>();
     private final Map<String, List<DdlChange>> pendingSchemaDdl = new LinkedHashMap<>();
@@ -48,6 +49,13 @@ public final class ChangeCapture {
      * @param topicPattern        the topic pattern: whether database-level DDL has a topic of its own
      */
     public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern) {
+        this(dispatcher, forwardDdl, ddlOnEveryPartition, topicPattern, CapturedTables.ALL);
+    }
+
+    /** @param captured which tables' DDL belongs in the output (Debezium's include/exclude lists) */
+    public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern,
+                         CapturedTables captured) {
+        this.captured = captured;
         this.dispatcher = dispatcher;
         this.forwardDdl = forwardDdl;
         this.ddlOnEveryPartition = ddlOnEveryPartition;
@@ -106,6 +114,10 @@ public final class ChangeCapture {
         DdlChange change = forwarded.get();
         if (change.schema().isEmpty()) {
             LOG.debug("Not forwarding DDL without a database: {}", ddl);
+            return;
+        }
+        if (!captured.includes(change.schema(), change.table())) {
+            LOG.debug("Not forwarding DDL of a table that is not captured: {}", ddl);
             return;
         }
         if (change.table().isEmpty() && perTableTopics) {

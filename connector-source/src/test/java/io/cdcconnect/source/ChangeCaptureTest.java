@@ -152,6 +152,25 @@ class ChangeCaptureTest {
         assertEquals("all", out.get(0).topic());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void ddlOfTablesOutsideTheIncludeListIsNotForwarded(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        java.util.Map<String, String> props = new java.util.HashMap<>(CdcSourceConfigTest.minimal());
+        props.put("table.include.list", "shop\\.a");
+        CapturedTables captured = CapturedTables.of(
+                DebeziumSettings.forDebezium(props, SourceFlavor.parse(flavor)), SourceFlavor.parse(flavor));
+        Dispatcher d = new Dispatcher(new TopicNamer("{prefix}.{schema}.{table}", "p"), PartitionRule.TABLE,
+                List.of(), 1);
+        List<Outgoing> out = run(new ChangeCapture(d, true, false, "{prefix}.{schema}.{table}", captured), List.of(
+                dbz.ddl("shop", "a", "CREATE TABLE a (k int)", T0, true),
+                dbz.ddl("shop", "other", "CREATE TABLE other (k int)", T0, true),
+                dbz.ddl("shop", "other", "ALTER TABLE other ADD c INT", T0, false),
+                dbz.ddl("shop", "a", "ALTER TABLE a ADD c INT", T0, false)));
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS a (k int)", "ALTER TABLE a ADD c INT"),
+                out.stream().map(o -> describe(o.event())).collect(Collectors.toList()));
+    }
+
     private static String describe(ChangeEvent e) {
         if (e instanceof RowChange r) return r.op() + " " + r.current()[0];
         if (e instanceof DdlChange d) return d.query();

@@ -275,6 +275,74 @@ class MariaDbCaptureTest {
     }
 
     @Test
+    void openProtocolSpreadsKeysOverPartitionsWithDdlAndWatermarksOnEveryPartitionAndSkipsExcludedTables()
+            throws Exception {
+        String d = "cap_open";
+        db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
+                "CREATE TABLE " + d + ".a (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + d + ".b (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + d + ".skipped (id INT PRIMARY KEY)",
+                "INSERT INTO " + d + ".a VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)",
+                "INSERT INTO " + d + ".b VALUES (1, 0)",
+                "INSERT INTO " + d + ".skipped VALUES (1)");
+        Map<String, String> cfg = config(d, "op");
+        cfg.put("output.format", "open-protocol");
+        cfg.put("topic.pattern", "{schema}_{table}");
+        cfg.put("topic.partitions", "3");
+        cfg.put("partition.rule", "pk");
+        cfg.put("watermark.interval.ms", "100");
+        cfg.put("table.include.list", d + "\\.a," + d + "\\.b");
+        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+            task.pollUntil(r -> rows(task.decodedOpen()).size() >= 7, 60_000);
+            db.execute("START TRANSACTION", "UPDATE " + d + ".a SET v = 1 WHERE id <= 3",
+                    "INSERT INTO " + d + ".skipped VALUES (2)", "COMMIT",
+                    "ALTER TABLE " + d + ".a ADD COLUMN w INT",
+                    "INSERT INTO " + d + ".a (id, v, w) VALUES (7, 7, 7)");
+            task.pollUntil(r -> rows(task.decodedOpen()).stream().anyMatch(x -> (Long) col(x, "id") == 7L)
+                    && task.decodedOpen().stream().filter(x -> x.event() instanceof io.cdcconnect.codec.model.Watermark
+                    && x.topic().equals(d + "_a")).map(TaskDriver.Decoded::partition).distinct().count() == 3, 60_000);
+            List<TaskDriver.Decoded> all = task.decodedOpen();
+
+            assertTrue(all.stream().allMatch(x -> x.topic().equals(d + "_a") || x.topic().equals(d + "_b")),
+                    "nothing from the excluded table");
+            // Each key always on the same partition; keys spread over more than one.
+            Map<Long, Integer> partitionOfKey = new HashMap<>();
+            for (TaskDriver.Decoded x : all) {
+                if (x.event() instanceof RowChange row && x.topic().equals(d + "_a")) {
+                    Integer before = partitionOfKey.put((Long) col(row, "id"), x.partition());
+                    assertTrue(before == null || before.equals(x.partition()), "key " + col(row, "id"));
+                }
+            }
+            assertTrue(new java.util.HashSet<>(partitionOfKey.values()).size() > 1, partitionOfKey.toString());
+            // The ALTER on every partition of a's topic, after that partition's earlier rows.
+            List<TaskDriver.Decoded> alters = all.stream().filter(x -> x.event() instanceof DdlChange ddl
+                    && ddl.query().startsWith("ALTER")).collect(Collectors.toList());
+            assertEquals(java.util.Set.of(0, 1, 2), alters.stream().map(TaskDriver.Decoded::partition)
+                    .collect(Collectors.toSet()));
+            assertTrue(alters.stream().allMatch(x -> x.topic().equals(d + "_a")));
+            // The three updates of one transaction share a ts, whatever partition they landed on.
+            List<RowChange> updates = rows(all).stream().filter(r -> r.op() == RowChange.Op.UPDATE)
+                    .collect(Collectors.toList());
+            assertEquals(3, updates.size());
+            assertEquals(1, updates.stream().map(RowChange::commitTs).distinct().count());
+            // Watermarks: on a partition, no row at or below a watermark arrives after it.
+            Map<String, Long> lastMark = new HashMap<>();
+            for (TaskDriver.Decoded x : all) {
+                String where = x.topic() + "/" + x.partition();
+                if (x.event() instanceof io.cdcconnect.codec.model.Watermark w) {
+                    assertTrue(w.ts() >= lastMark.getOrDefault(where, 0L), "watermarks never go back");
+                    lastMark.put(where, w.ts());
+                } else if (x.event() instanceof RowChange row) {
+                    assertTrue(row.commitTs() > lastMark.getOrDefault(where, 0L),
+                            "row at " + row.commitTs() + " after watermark " + lastMark.get(where) + " on " + where);
+                }
+            }
+        } finally {
+            db.execute("DROP DATABASE IF EXISTS " + d);
+        }
+    }
+
+    @Test
     void startupChecksNameWhatIsWrongAndHowToFixIt() throws Exception {
         Map<String, String> ok = config("cap_checks", "ck");
         CdcSourceConnector connector = new CdcSourceConnector();

@@ -73,6 +73,18 @@ public final class TaskDriver implements AutoCloseable {
         return out;
     }
 
+    /** Every event of Open-protocol records (key and value), with topic and partition. */
+    public List<Decoded> decodedOpen() {
+        io.cdcconnect.codec.open.OpenProtocolDecoder open = new io.cdcconnect.codec.open.OpenProtocolDecoder();
+        List<Decoded> out = new ArrayList<>();
+        for (SourceRecord r : records) {
+            for (ChangeEvent e : open.decode((byte[]) r.key(), (byte[]) r.value())) {
+                out.add(new Decoded(r.topic(), r.kafkaPartition(), e, r.sourceOffset()));
+            }
+        }
+        return out;
+    }
+
     public record Decoded(String topic, Integer partition, ChangeEvent event, Map<String, ?> offset) {
     }
 

@@ -144,6 +144,30 @@ class CdcSinkTaskTest {
     }
 
     @Test
+    void theTransactionThatFailsIsNamedAndOnlyTheAppliedPrefixIsCommitted() throws Exception {
+        target.exec("INSERT INTO items VALUES (5, 'already')");
+        startTask("never");
+        TableInfo t = Rows.idValue(source.name(), "items");
+        List<SinkRecord> batch = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            // independent transactions, which workers may commit together
+            batch.add(record(RowChange.insert(t, new Object[]{(long) i, "v" + i}, Rows.ts(5000 + i))));
+        }
+        task.put(batch);
+        ConnectException e = assertThrows(ConnectException.class, () -> {
+            for (int i = 0; i < 200; i++) {
+                task.put(List.of());
+                Thread.sleep(20);
+            }
+        });
+        assertTrue(e.getMessage().contains("offsets 4..4"), e.getMessage());
+        assertTrue(e.getMessage().contains("Duplicate entry '5'"), e.getMessage());
+        assertEquals(4L, task.preCommit(current()).get(new TopicPartition(TOPIC, 0)).offset());
+        assertEquals(List.of(List.of("1"), List.of("2"), List.of("3"), List.of("4")),
+                target.query("SELECT id FROM items WHERE id < 5 ORDER BY id"));
+    }
+
+    @Test
     void undecodableRecordWithoutReporterFailsNamingTopicPartitionOffset() {
         startTask("auto");
         SinkRecord bad = new SinkRecord(TOPIC, 0, null, null, null, "{not json".getBytes(), 42);

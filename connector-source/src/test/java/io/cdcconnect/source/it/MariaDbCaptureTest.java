@@ -343,6 +343,47 @@ class MariaDbCaptureTest {
     }
 
     @Test
+    void avroRowsCarryConfluentFramedKeyAndValueAndDeletesBecomeTombstones() throws Exception {
+        String d = "cap_avro";
+        db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
+                "CREATE TABLE " + d + ".t (id INT PRIMARY KEY, amount DECIMAL(10,2), note VARCHAR(20))",
+                "INSERT INTO " + d + ".t VALUES (1, 12.50, 'one')");
+        try (RegistryStandIn registry = new RegistryStandIn()) {
+            Map<String, String> cfg = config(d, "av");
+            cfg.put("output.format", "avro");
+            cfg.put("schema.registry.url", registry.url());
+            cfg.put("enable.tidb.extension", "true");
+            try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+                task.pollUntil(r -> r.size() >= 1, 60_000);
+                db.execute("UPDATE " + d + ".t SET note = 'uno' WHERE id = 1", "DELETE FROM " + d + ".t WHERE id = 1");
+                task.pollUntil(r -> r.size() >= 3, 60_000);
+                List<SourceRecord> records = task.records();
+                assertEquals(3, records.size(), "Avro carries no DDL");
+                for (SourceRecord r : records) {
+                    assertEquals("av." + d + ".t", r.topic());
+                    assertEquals(0, ((byte[]) r.key())[0], "Confluent magic byte");
+                }
+                assertEquals(0, ((byte[]) records.get(1).value())[0]);
+                assertNull(records.get(2).value(), "a delete is a tombstone");
+                assertTrue(registry.subjects.containsAll(List.of("av_" + d + "_t-key", "av_" + d + "_t-value")),
+                        registry.subjects.toString());
+                io.cdcconnect.codec.EventDecoder decoder = io.cdcconnect.codec.EventEncoders.decoder("avro",
+                        Map.of("schema-registry", registry.url(), "enable-tidb-extension", "true"));
+                List<ChangeEvent> first = decoder.decode((byte[]) records.get(0).key(), (byte[]) records.get(0).value());
+                RowChange row = (RowChange) first.get(0);
+                assertEquals(new BigDecimal("12.50"), col(row, "amount"));
+                assertEquals("one", col(row, "note"));
+                RowChange update = (RowChange) decoder.decode((byte[]) records.get(1).key(),
+                        (byte[]) records.get(1).value()).get(0);
+                assertEquals("uno", col(update, "note"));
+                assertTrue(update.commitTs() > row.commitTs());
+            }
+        } finally {
+            db.execute("DROP DATABASE IF EXISTS " + d);
+        }
+    }
+
+    @Test
     void startupChecksNameWhatIsWrongAndHowToFixIt() throws Exception {
         Map<String, String> ok = config("cap_checks", "ck");
         CdcSourceConnector connector = new CdcSourceConnector();

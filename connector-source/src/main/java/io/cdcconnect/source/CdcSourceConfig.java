@@ -229,6 +229,15 @@ public final class CdcSourceConfig extends AbstractConfig {
             throw new ConfigException(PARTITION_COLUMNS, "", "partition.rule=columns needs at least one column in "
                     + PARTITION_COLUMNS);
         }
+        String creationPartitions = originalsStrings().get("topic.creation.default.partitions");
+        if (creationPartitions != null && !creationPartitions.isBlank()
+                && !creationPartitions.trim().equals("-1")
+                && !creationPartitions.trim().equals(Integer.toString(topicPartitions()))) {
+            throw new ConfigException(TOPIC_PARTITIONS, topicPartitions(), "topic.partitions (" + topicPartitions()
+                    + ") must equal topic.creation.default.partitions (" + creationPartitions.trim()
+                    + "): rows are dispatched over topic.partitions partitions of topics Connect creates with the "
+                    + "other number");
+        }
         if (outputFormat() == OutputFormat.AVRO && getString(SCHEMA_REGISTRY_URL).isBlank()) {
             throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=avro needs the schema registry's URL");
         }

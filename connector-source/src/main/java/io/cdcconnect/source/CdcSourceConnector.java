@@ -12,6 +12,7 @@ import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,30 +88,73 @@ public class CdcSourceConnector extends SourceConnector {
         return CdcSourceConfig.configDef();
     }
 
-    /** Settings first, then (when they are sound) the server itself: binlog, format, row image, privileges. */
+    /**
+     * Our settings, then Debezium's own rules for the settings it receives, then (when all are sound) the server
+     * itself: connection, binlog, format, row image, privileges.
+     */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        Config result = super.validate(connectorConfigs);
-        Map<String, ConfigValue> values = result.configValues().stream()
-                .collect(Collectors.toMap(ConfigValue::name, v -> v));
-        boolean settingsOk = result.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
-        if (!settingsOk) return result;
+        Config ours = super.validate(connectorConfigs);
+        List<ConfigValue> values = new ArrayList<>(ours.configValues());
+        Map<String, ConfigValue> byName = new HashMap<>();
+        for (ConfigValue v : values) byName.put(v.name(), v);
+        if (!allValid(values)) return new Config(values);
         CdcSourceConfig config;
         try {
             config = new CdcSourceConfig(connectorConfigs);
         } catch (ConfigException e) {
-            String name = e.getMessage() != null && e.getMessage().contains(CdcSourceConfig.PARTITION_COLUMNS)
-                    ? CdcSourceConfig.PARTITION_COLUMNS : CdcSourceConfig.SCHEMA_HISTORY_BOOTSTRAP;
-            values.get(name).addErrorMessage(e.getMessage());
-            return result;
+            String name = settingNamed(e.getMessage());
+            ConfigValue v = byName.get(name);
+            if (v == null) {
+                v = new ConfigValue(name);
+                values.add(v);
+            }
+            v.addErrorMessage(e.getMessage());
+            return new Config(values);
         }
+        for (Map.Entry<String, String> e : debeziumErrors(connectorConfigs, config.flavor()).entrySet()) {
+            ConfigValue v = byName.get(e.getKey());
+            if (v == null) {
+                v = new ConfigValue(e.getKey());
+                byName.put(e.getKey(), v);
+                values.add(v);
+            }
+            v.addErrorMessage(e.getValue());
+        }
+        if (!allValid(values)) return new Config(values);
         if (config.startupChecks()) {
             for (StartupChecks.Problem p : checks(config).run()) {
-                ConfigValue v = values.get(p.setting());
+                ConfigValue v = byName.get(p.setting());
                 if (v != null) v.addErrorMessage(p.message());
             }
         }
-        return result;
+        return new Config(values);
+    }
+
+    private static boolean allValid(List<ConfigValue> values) {
+        return values.stream().allMatch(v -> v.errorMessages().isEmpty());
+    }
+
+    /** "Invalid value x for configuration NAME: ..." names the setting; our own checks use that form too. */
+    private static String settingNamed(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("for configuration (\\S+?):").matcher(
+                message == null ? "" : message);
+        return m.find() ? m.group(1) : CdcSourceConfig.DATABASE_HOSTNAME;
+    }
+
+    /** Debezium's validation of the settings it will receive (e.g. an unknown snapshot.mode), by setting name. */
+    static Map<String, String> debeziumErrors(Map<String, String> props, SourceFlavor flavor) {
+        Map<String, String> dbz = DebeziumSettings.forDebezium(props, flavor);
+        io.debezium.config.Field.Set fields = flavor == SourceFlavor.MYSQL
+                ? io.debezium.connector.mysql.MySqlConnectorConfig.ALL_FIELDS
+                : io.debezium.connector.mariadb.MariaDbConnectorConfig.ALL_FIELDS;
+        Map<String, String> errors = new java.util.LinkedHashMap<>();
+        for (ConfigValue v : io.debezium.config.Configuration.from(dbz).validate(fields).values()) {
+            if (!v.errorMessages().isEmpty()) {
+                errors.put(v.name(), "Debezium: " + String.join("; ", v.errorMessages()));
+            }
+        }
+        return errors;
     }
 
     @Override

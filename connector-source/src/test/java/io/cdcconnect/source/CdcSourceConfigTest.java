@@ -86,6 +86,35 @@ class CdcSourceConfigTest {
     }
 
     @Test
+    void debeziumsOwnRulesAndThePartitionCountAgreementAreValidatedToo() {
+        for (String flavor : List.of("mariadb", "mysql")) {
+            Map<String, String> p = minimal();
+            p.put("source.flavor", flavor);
+            p.put("snapshot.mode", "sometimes");
+            Map<String, List<String>> errors = errors(p);
+            assertEquals(java.util.Set.of("snapshot.mode"), errors.keySet(), flavor + ": " + errors);
+            assertTrue(errors.get("snapshot.mode").get(0).startsWith("Debezium"), errors.toString());
+        }
+        Map<String, String> q = minimal();
+        q.put("topic.partitions", "8");
+        q.put("topic.creation.default.partitions", "4");
+        Map<String, List<String>> errors = errors(q);
+        assertEquals(java.util.Set.of("topic.partitions"), errors.keySet());
+        assertTrue(errors.get("topic.partitions").get(0).contains("topic.creation.default.partitions"));
+        q.put("topic.creation.default.partitions", "8");
+        assertEquals(8, new CdcSourceConfig(q).topicPartitions());
+    }
+
+    private static Map<String, List<String>> errors(Map<String, String> p) {
+        // startup checks off: these are settings problems, found without a server
+        Map<String, String> c = new HashMap<>(p);
+        c.put("startup.checks.enabled", "false");
+        return new CdcSourceConnector().validate(c).configValues().stream()
+                .filter(v -> !v.errorMessages().isEmpty())
+                .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    }
+
+    @Test
     void mysqlFlavourRunsDebeziumsMysqlConnector() {
         Map<String, String> p = minimal();
         p.put("source.flavor", "MySQL");

@@ -285,7 +285,13 @@ public final class SinkPipeline implements AutoCloseable {
         String targetSchema = schemaMap.getOrDefault(table.schema(), table.schema());
         try {
             TargetTable target = tables.get(targetSchema, table.table());
-            s = RowShape.of(table, target);
+            try {
+                s = RowShape.of(table, target);
+            } catch (IllegalArgumentException stale) {
+                // the table may have been altered outside the stream since it was read: read it again, once
+                tables.invalidate(targetSchema, table.table());
+                s = RowShape.of(table, tables.get(targetSchema, table.table()));
+            }
         } catch (SQLException | IllegalArgumentException e) {
             throw new ApplyException("cannot apply rows of " + table + " from " + txn.partition() + " offsets "
                     + txn.firstOffset() + ".. to `" + targetSchema + "`.`" + table.table() + "`: " + e.getMessage(), e);

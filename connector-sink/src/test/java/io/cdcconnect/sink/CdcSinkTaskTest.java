@@ -168,6 +168,35 @@ class CdcSinkTaskTest {
     }
 
     @Test
+    void aTableAlteredOutsideTheStreamIsReadAgain() throws Exception {
+        startTask("always");
+        TableInfo t = Rows.idValue(source.name(), "items");
+        task.put(List.of(record(RowChange.insert(t, new Object[]{1L, "a"}, Rows.ts(1000)))));
+        waitApplied(offset);
+        target.exec("ALTER TABLE items ADD COLUMN note VARCHAR(10)");
+        TableInfo wider = TableInfo.of(source.name(), "items", List.of(t.column(0), t.column(1),
+                io.cdcconnect.codec.model.ColumnInfo.of("note", io.cdcconnect.codec.model.MySqlType.VARCHAR,
+                        io.cdcconnect.codec.model.ColumnFlags.NULLABLE)));
+        task.put(List.of(record(RowChange.insert(wider, new Object[]{2L, "b", "hi"}, Rows.ts(1001)))));
+        waitApplied(offset);
+        assertEquals(List.of(List.of("2", "hi")), target.query("SELECT id, note FROM items WHERE id = 2"));
+    }
+
+    @Test
+    void aColumnTheTargetLacksFailsNamingTableAndColumn() {
+        startTask("always");
+        TableInfo t = Rows.idValue(source.name(), "items");
+        TableInfo wider = TableInfo.of(source.name(), "items", List.of(t.column(0), t.column(1),
+                io.cdcconnect.codec.model.ColumnInfo.of("ghost", io.cdcconnect.codec.model.MySqlType.LONG, 0)));
+        ConnectException e = assertThrows(ConnectException.class, () -> {
+            task.put(List.of(record(RowChange.insert(wider, new Object[]{3L, "c", 1L}, Rows.ts(1002)))));
+            task.put(List.of());
+        });
+        assertTrue(e.getMessage().contains("`ghost`") && e.getMessage().contains(target.name() + ".items")
+                && e.getMessage().contains(TOPIC + "-0"), e.getMessage());
+    }
+
+    @Test
     void undecodableRecordWithoutReporterFailsNamingTopicPartitionOffset() {
         startTask("auto");
         SinkRecord bad = new SinkRecord(TOPIC, 0, null, null, null, "{not json".getBytes(), 42);

@@ -46,6 +46,10 @@ public final class TargetTableCache {
         return t;
     }
 
+    public void invalidate(String schema, String table) {
+        tables.remove(schema + '\u0000' + table);
+    }
+
     public void invalidateAll() {
         tables.clear();
     }

@@ -1,12 +1,14 @@
 package io.cdcconnect.codec.canal;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.LargeMessageHandle;
 import io.cdcconnect.codec.MessageSize;
 import io.cdcconnect.codec.json.ByteSink;
 import io.cdcconnect.codec.json.GoJson;
+import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
@@ -59,6 +61,7 @@ public final class CanalJsonEncoder {
     private final CanalJsonOptions options;
     private final LongSupplier clock;
     private final ByteSink sink = new ByteSink(4096);
+    private final GoText text = new GoText();
     private JsonGenerator gen = GoJson.generator(sink);
     private final Map<TableInfo, TableMeta> tables = new IdentityHashMap<>();
     private TableMeta lastTable;
@@ -216,7 +219,7 @@ public final class CanalJsonEncoder {
             gen.writeString(meta.table);
             gen.writeFieldName(F_PK_NAMES);
             gen.writeStartArray();
-            for (SerializedString pk : meta.pkNames) {
+            for (SerializableString pk : meta.pkNames) {
                 gen.writeString(pk);
             }
             gen.writeEndArray();
@@ -255,7 +258,7 @@ public final class CanalJsonEncoder {
             for (col = 0; col < n; col++) {
                 if (keysOnly && !meta.handleKey[col]) continue;
                 gen.writeFieldName(meta.names[col]);
-                gen.writeString(meta.mysqlTypes[col]);
+                gen.writeString(meta.mysqlTypeNames[col]);
             }
             col = -1;
             gen.writeEndObject();
@@ -303,13 +306,12 @@ public final class CanalJsonEncoder {
             if (v == null) {
                 gen.writeNull();
             } else {
-                String text;
                 try {
-                    text = CanalValues.format(columns.get(col), v);
+                    CanalValues.append(text.reset(), columns.get(col), v);
                 } catch (RuntimeException e) {
                     throw new ImageException(col, e);
                 }
-                gen.writeString(text);
+                gen.writeRawUTF8String(text.buffer(), 0, text.length());
             }
         }
         gen.writeEndObject();
@@ -375,34 +377,37 @@ public final class CanalJsonEncoder {
     /** What the encoder needs of a table, computed once per table version. */
     private static final class TableMeta {
         final TableInfo info;
-        final String schema;
-        final String table;
+        final SerializableString schema;
+        final SerializableString table;
         final List<ColumnInfo> columns;
-        final SerializedString[] names;
+        final SerializableString[] names;
         final String[] mysqlTypes;
+        final SerializableString[] mysqlTypeNames;
         final int[] baseSqlTypes;
         final boolean[] handleKey;
-        final SerializedString[] pkNames;
+        final SerializableString[] pkNames;
 
         TableMeta(TableInfo t, boolean fullTypes) {
             info = t;
-            schema = t.schema();
-            table = t.table();
+            schema = GoText.name(t.schema());
+            table = GoText.name(t.table());
             columns = t.columns();
             int n = columns.size();
-            names = new SerializedString[n];
+            names = new SerializableString[n];
             mysqlTypes = new String[n];
+            mysqlTypeNames = new SerializableString[n];
             baseSqlTypes = new int[n];
             handleKey = new boolean[n];
             for (int i = 0; i < n; i++) {
                 ColumnInfo c = columns.get(i);
-                names[i] = new SerializedString(c.name());
+                names[i] = GoText.name(c.name());
                 mysqlTypes[i] = CanalTypes.mysqlType(c, fullTypes);
+                mysqlTypeNames[i] = GoText.name(mysqlTypes[i]);
                 baseSqlTypes[i] = CanalTypes.baseSqlType(c);
             }
             boolean[] hk = io.cdcconnect.codec.HandleKeys.columns(t);
             System.arraycopy(hk, 0, handleKey, 0, n);
-            pkNames = t.primaryKeyNames().stream().map(SerializedString::new).toArray(SerializedString[]::new);
+            pkNames = t.primaryKeyNames().stream().map(GoText::name).toArray(SerializableString[]::new);
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.cdcconnect.codec.canal;
 
+import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.json.NumberText;
+import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.ColumnInfo;
 
 import java.math.BigDecimal;
@@ -39,11 +41,44 @@ final class CanalValues {
                 if (v instanceof String s) return s;
                 if (v instanceof byte[] b) {
                     // Binary strings go one character per byte (Canal's ISO-8859-1 reading); text is UTF-8.
-                    return new String(b, CanalTypes.binaryString(c) || c.type() == io.cdcconnect.codec.model.MySqlType.GEOMETRY
+                    return new String(b, CanalTypes.binaryString(c) || c.type() == MySqlType.GEOMETRY
                             ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
                 }
                 return v.toString();
         }
+    }
+
+    /** Appends the text of a non-null value, escaped, to {@code out}: digits and bytes without a String between. */
+    static void append(GoText out, ColumnInfo c, Object v) {
+        switch (c.type()) {
+            case TINY: case SHORT: case INT24: case LONG: case LONGLONG:
+                if (v instanceof Long l) {
+                    if (c.unsigned()) out.appendUnsigned(l);
+                    else out.appendLong(l);
+                    return;
+                }
+                break;
+            case YEAR:
+                if (v instanceof Long l) {
+                    out.appendLong(l);
+                    return;
+                }
+                break;
+            case BIT: case ENUM: case SET:
+                if (v instanceof Long l) {
+                    out.appendUnsigned(l);
+                    return;
+                }
+                break;
+            case FLOAT: case DOUBLE: case DECIMAL: case NEWDECIMAL:
+                break;
+            default:
+                if (v instanceof byte[] b && (CanalTypes.binaryString(c) || c.type() == MySqlType.GEOMETRY)) {
+                    out.appendLatin1(b);
+                    return;
+                }
+        }
+        out.appendString(format(c, v));
     }
 
     private static String integerText(Object v, boolean unsigned) {

@@ -1,0 +1,276 @@
+package io.cdcconnect.codec.json;
+
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Escapes text into UTF-8 JSON string content exactly as {@link GoJson}'s generator would, but into a reused byte
+ * buffer, so hot paths can hand the result to {@code JsonGenerator.writeRawUTF8String} without Jackson's slower
+ * custom-escape path and without making a String per value (binary values go byte by byte, integers digit by digit).
+ *
+ * <p>Not thread-safe; one per encoder.
+ */
+public final class GoText {
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** For each ASCII byte: 0 = as is, else the character after a backslash ('u': six-character hex escape). */
+    private static final byte[] ESCAPE = new byte[128];
+
+    static {
+        for (int c = 0; c < 0x20; c++) ESCAPE[c] = 'u';
+        ESCAPE['\n'] = 'n';
+        ESCAPE['\r'] = 'r';
+        ESCAPE['\t'] = 't';
+        ESCAPE['"'] = '"';
+        ESCAPE['\\'] = '\\';
+        ESCAPE['<'] = 'u';
+        ESCAPE['>'] = 'u';
+        ESCAPE['&'] = 'u';
+    }
+
+    private byte[] buf = new byte[512];
+    private int len;
+
+    public byte[] buffer() {
+        return buf;
+    }
+
+    public int length() {
+        return len;
+    }
+
+    public GoText reset() {
+        len = 0;
+        return this;
+    }
+
+    private void ensure(int n) {
+        if (len + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+        }
+    }
+
+    private void ascii(int c) {
+        byte e = ESCAPE[c];
+        if (e == 0) {
+            buf[len++] = (byte) c;
+        } else if (e != 'u') {
+            buf[len++] = '\\';
+            buf[len++] = e;
+        } else {
+            buf[len++] = '\\';
+            buf[len++] = 'u';
+            buf[len++] = '0';
+            buf[len++] = '0';
+            buf[len++] = HEX[c >> 4];
+            buf[len++] = HEX[c & 0xF];
+        }
+    }
+
+    /** Text as UTF-8 with Go's escaping; a lone surrogate becomes U+FFFD as Go writes invalid UTF-8. */
+    public GoText appendString(String s) {
+        int n = s.length();
+        ensure(n * 6);
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                ascii(c);
+            } else if (c < 0x800) {
+                buf[len++] = (byte) (0xC0 | (c >> 6));
+                buf[len++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    int cp = Character.toCodePoint(c, s.charAt(++i));
+                    buf[len++] = (byte) (0xF0 | (cp >> 18));
+                    buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    buf[len++] = (byte) (0x80 | (cp & 0x3F));
+                } else {
+                    buf[len++] = (byte) 0xEF;
+                    buf[len++] = (byte) 0xBF;
+                    buf[len++] = (byte) 0xBD;
+                }
+            } else if (c == 0x2028 || c == 0x2029) {
+                buf[len++] = '\\';
+                buf[len++] = 'u';
+                buf[len++] = '2';
+                buf[len++] = '0';
+                buf[len++] = '2';
+                buf[len++] = (byte) (c == 0x2028 ? '8' : '9');
+            } else {
+                buf[len++] = (byte) (0xE0 | (c >> 12));
+                buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                buf[len++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return this;
+    }
+
+    /** Bytes read as ISO-8859-1 (one character per byte), then escaped and written as UTF-8. */
+    public GoText appendLatin1(byte[] b) {
+        ensure(b.length * 6);
+        for (byte x : b) {
+            int c = x & 0xFF;
+            if (c < 0x80) {
+                ascii(c);
+            } else {
+                buf[len++] = (byte) (0xC0 | (c >> 6));
+                buf[len++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return this;
+    }
+
+    public GoText appendLong(long v) {
+        ensure(20);
+        if (v == Long.MIN_VALUE) {
+            byte[] s = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(s, 0, buf, len, s.length);
+            len += s.length;
+            return this;
+        }
+        if (v < 0) {
+            buf[len++] = '-';
+            v = -v;
+        }
+        return appendPositive(v);
+    }
+
+    public GoText appendUnsigned(long v) {
+        if (v >= 0) {
+            ensure(20);
+            return appendPositive(v);
+        }
+        // above 2^63: split off the last digit with unsigned division
+        long q = Long.divideUnsigned(v, 10);
+        int r = (int) Long.remainderUnsigned(v, 10);
+        ensure(21);
+        appendPositive(q);
+        buf[len++] = (byte) ('0' + r);
+        return this;
+    }
+
+    private GoText appendPositive(long v) {
+        int start = len;
+        do {
+            buf[len++] = (byte) ('0' + (int) (v % 10));
+            v /= 10;
+        } while (v != 0);
+        for (int i = start, j = len - 1; i < j; i++, j--) {
+            byte t = buf[i];
+            buf[i] = buf[j];
+            buf[j] = t;
+        }
+        return this;
+    }
+
+    /** A name or constant pre-escaped the Go way (Jackson's SerializedString would escape it Jackson's way). */
+    public static SerializableString name(String s) {
+        GoText t = new GoText().appendString(s);
+        return new GoName(s, Arrays.copyOf(t.buf, t.len));
+    }
+
+    /**
+     * The UTF-8 generator writes names and string constants through the UTF-8 methods; those give the Go-escaped
+     * bytes. The char-based methods (used only by a char generator) fall back to Jackson's escaping.
+     */
+    private static final class GoName implements SerializableString {
+        private final SerializedString plain;
+        /** Escaped content, without the surrounding quotes (Jackson adds those). */
+        private final byte[] escaped;
+        private final byte[] utf8;
+
+        GoName(String s, byte[] escaped) {
+            this.plain = new SerializedString(s);
+            this.escaped = escaped;
+            this.utf8 = s.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String getValue() {
+            return plain.getValue();
+        }
+
+        @Override
+        public int charLength() {
+            return plain.charLength();
+        }
+
+        @Override
+        public char[] asQuotedChars() {
+            return plain.asQuotedChars();
+        }
+
+        @Override
+        public byte[] asUnquotedUTF8() {
+            return utf8.clone();
+        }
+
+        @Override
+        public byte[] asQuotedUTF8() {
+            return escaped.clone();
+        }
+
+        @Override
+        public int appendQuotedUTF8(byte[] buffer, int offset) {
+            if (offset + escaped.length > buffer.length) return -1;
+            System.arraycopy(escaped, 0, buffer, offset, escaped.length);
+            return escaped.length;
+        }
+
+        @Override
+        public int appendQuoted(char[] buffer, int offset) {
+            return plain.appendQuoted(buffer, offset);
+        }
+
+        @Override
+        public int appendUnquotedUTF8(byte[] buffer, int offset) {
+            if (offset + utf8.length > buffer.length) return -1;
+            System.arraycopy(utf8, 0, buffer, offset, utf8.length);
+            return utf8.length;
+        }
+
+        @Override
+        public int appendUnquoted(char[] buffer, int offset) {
+            return plain.appendUnquoted(buffer, offset);
+        }
+
+        @Override
+        public int writeQuotedUTF8(OutputStream out) throws IOException {
+            out.write(escaped);
+            return escaped.length;
+        }
+
+        @Override
+        public int writeUnquotedUTF8(OutputStream out) throws IOException {
+            out.write(utf8);
+            return utf8.length;
+        }
+
+        @Override
+        public int putQuotedUTF8(ByteBuffer buffer) {
+            if (buffer.remaining() < escaped.length) return -1;
+            buffer.put(escaped);
+            return escaped.length;
+        }
+
+        @Override
+        public int putUnquotedUTF8(ByteBuffer buffer) {
+            if (buffer.remaining() < utf8.length) return -1;
+            buffer.put(utf8);
+            return utf8.length;
+        }
+
+        @Override
+        public String toString() {
+            return plain.getValue();
+        }
+    }
+}

@@ -306,7 +306,7 @@ public final class SinkPipeline implements AutoCloseable {
         String targetSchema = schemaMap.getOrDefault(ddl.schema(), ddl.schema());
         boolean renamed = !targetSchema.equals(ddl.schema());
         try {
-            if (ddlApplier.apply(ddl, targetSchema, renamed, partition + "@" + offset)) metrics.ddlApplied();
+            if (ddlApplier.apply(ddl, targetSchema, renamed, schemaMap, partition + "@" + offset)) metrics.ddlApplied();
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         }

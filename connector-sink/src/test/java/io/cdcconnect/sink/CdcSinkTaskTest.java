@@ -168,6 +168,17 @@ class CdcSinkTaskTest {
     }
 
     @Test
+    void qualifiedDdlChangesTheMappedDatabaseNotTheSource() throws Exception {
+        source.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        startTask("always");
+        task.put(List.of(record(new DdlChange(source.name(), "items", "ALTER TABLE `" + source.name()
+                + "`.items ADD COLUMN q INT", DdlChange.Kind.ALTER, Rows.ts(3000)))));
+        waitApplied(offset);
+        assertEquals(1, target.query("SHOW COLUMNS FROM items LIKE 'q'").size());
+        assertEquals(0, source.query("SHOW COLUMNS FROM items LIKE 'q'").size());
+    }
+
+    @Test
     void aTableAlteredOutsideTheStreamIsReadAgain() throws Exception {
         startTask("always");
         TableInfo t = Rows.idValue(source.name(), "items");

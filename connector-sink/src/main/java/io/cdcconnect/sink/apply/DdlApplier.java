@@ -43,6 +43,12 @@ public final class DdlApplier {
      * @return false when the statement was skipped (seen before, or database-level under a rename)
      */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, String origin) throws SQLException {
+        return apply(ddl, targetSchema, renamed, Map.of(), origin);
+    }
+
+    /** As above, with {@code schemaMap} rewriting database-qualified names in the statement. */
+    public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
+                         String origin) throws SQLException {
         String key = ddl.commitTs() + "\u0000" + ddl.schema() + "\u0000" + ddl.query();
         if (recent.containsKey(key)) {
             LOG.debug("DDL at commitTs {} already executed, skipped ({})", ddl.commitTs(), origin);
@@ -63,14 +69,15 @@ public final class DdlApplier {
                     // unknown database: only a statement that creates it can run
                 }
             }
+            String statement = DdlRewriter.renameSchemas(ddl.query(), schemaMap);
             try {
-                st.execute(ddl.query());
+                st.execute(statement);
                 LOG.info("Applied DDL {} in `{}` (commitTs {}, from {})", ddl.kind(), targetSchema, ddl.commitTs(),
                         origin);
             } catch (SQLException e) {
                 if (!SqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode())) {
                     throw new SQLException("DDL from " + origin + " in `" + targetSchema + "` failed: "
-                            + SqlErrors.describe(e) + " -- statement: " + ddl.query(), e.getSQLState(),
+                            + SqlErrors.describe(e) + " -- statement: " + statement, e.getSQLState(),
                             e.getErrorCode(), e);
                 }
                 LOG.info("DDL {} in `{}` (commitTs {}, from {}) already in effect: {}", ddl.kind(), targetSchema,

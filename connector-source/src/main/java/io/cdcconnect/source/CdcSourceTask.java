@@ -94,7 +94,10 @@ public class CdcSourceTask extends SourceTask {
             lastWatermarkAt = now;
             capture.watermarks(in == null || in.isEmpty(), now, events);
         }
-        if (events.isEmpty()) return null;
+        SourceRecord heartbeat = capture.takeHeartbeat();
+        if (events.isEmpty()) {
+            return heartbeat == null ? null : List.of(heartbeatRecord(heartbeat));
+        }
         List<Message> messages;
         try {
             messages = encoder.encode(events);
@@ -131,6 +134,18 @@ public class CdcSourceTask extends SourceTask {
                     ms > 0 ? ms : null));
         }
         return out;
+    }
+
+    /**
+     * Debezium's heartbeat (enabled with heartbeat.interval.ms) on Debezium's heartbeat topic, as bytes: the JSON
+     * {"ts_ms":…}. It carries Debezium's offset so that the stored position advances through binlog stretches that
+     * hold no captured change.
+     */
+    static SourceRecord heartbeatRecord(SourceRecord hb) {
+        Object ts = ((org.apache.kafka.connect.data.Struct) hb.value()).get("ts_ms");
+        byte[] value = ("{\"ts_ms\":" + ts + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new SourceRecord(hb.sourcePartition(), hb.sourceOffset(), hb.topic(), null,
+                Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA, value, hb.timestamp());
     }
 
     private static Map<String, ?> partitionOf(List<Outgoing> events, Message m) {

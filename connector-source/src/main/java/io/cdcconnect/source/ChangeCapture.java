@@ -41,6 +41,7 @@ public final class ChangeCapture {
     private final Map<String, Set<String>> topicsBySchema = new LinkedHashMap<>();
     private final Map<String, List<DdlChange>> pendingSchemaDdl = new LinkedHashMap<>();
     private SourceRecord lastOrigin;
+    private SourceRecord heartbeat;
 
     /**
      * @param dispatcher          topic and partition per row
@@ -71,8 +72,9 @@ public final class ChangeCapture {
                 Struct v = (Struct) record.value();
                 if ("END".equals(v.getString("status"))) commitTs.complete(v.getString("id"));
             }
+            case HEARTBEAT -> heartbeat = record;
             default -> {
-                // heartbeats and the like: nothing to convert
+                // nothing to convert
             }
         }
         if (record.sourceOffset() != null) lastOrigin = record;
@@ -178,6 +180,16 @@ public final class ChangeCapture {
             }
         }
         return ts;
+    }
+
+    /**
+     * The latest Debezium heartbeat since the last call, or null. When a poll yields no message, the task forwards it
+     * so that Connect's offsets move on while only uncaptured tables change (Debezium's own heartbeat purpose).
+     */
+    public SourceRecord takeHeartbeat() {
+        SourceRecord h = heartbeat;
+        heartbeat = null;
+        return h;
     }
 
     /** The most recent Debezium record with an offset (for messages that carry no row of their own). */

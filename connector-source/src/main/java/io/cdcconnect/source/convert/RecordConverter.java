@@ -33,7 +33,9 @@ public final class RecordConverter {
     public static final String ALLOWED_PARAM = "allowed";
 
     /** What a Debezium record is, to us. */
-    public enum Kind { DATA, SCHEMA_CHANGE, TRANSACTION, OTHER }
+    public enum Kind { DATA, SCHEMA_CHANGE, TRANSACTION, HEARTBEAT, OTHER }
+
+    static final String HEARTBEAT_SCHEMA = "io.debezium.connector.common.Heartbeat";
 
     /** Table versions kept; old versions fall out when a long-running task sees many ALTERs. */
     private static final int MAX_CACHED_TABLES = 4096;
@@ -49,6 +51,7 @@ public final class RecordConverter {
         if (schema == null || schema.type() != Schema.Type.STRUCT || !(record.value() instanceof Struct)) {
             return Kind.OTHER;
         }
+        if (HEARTBEAT_SCHEMA.equals(schema.name())) return Kind.HEARTBEAT;
         if (schema.field("op") != null && schema.field("source") != null) return Kind.DATA;
         if (schema.field("ddl") != null && schema.field("databaseName") != null) return Kind.SCHEMA_CHANGE;
         if (schema.field("status") != null && schema.field("id") != null && schema.field("event_count") != null) {

@@ -66,6 +66,7 @@ public final class TaskDriver implements AutoCloseable {
     public List<Decoded> decoded() {
         List<Decoded> out = new ArrayList<>();
         for (SourceRecord r : records) {
+            if (r.topic().startsWith("__debezium-heartbeat")) continue;
             for (ChangeEvent e : decoder.decode((byte[]) r.value())) {
                 out.add(new Decoded(r.topic(), r.kafkaPartition(), e, r.sourceOffset()));
             }
@@ -78,6 +79,7 @@ public final class TaskDriver implements AutoCloseable {
         io.cdcconnect.codec.open.OpenProtocolDecoder open = new io.cdcconnect.codec.open.OpenProtocolDecoder();
         List<Decoded> out = new ArrayList<>();
         for (SourceRecord r : records) {
+            if (r.topic().startsWith("__debezium-heartbeat")) continue;
             for (ChangeEvent e : open.decode((byte[]) r.key(), (byte[]) r.value())) {
                 out.add(new Decoded(r.topic(), r.kafkaPartition(), e, r.sourceOffset()));
             }

@@ -63,6 +63,19 @@ public final class CdcSinkTask extends SinkTask {
             metrics.close();
             throw new ConnectException(e.getMessage(), e);
         }
+        if (context != null) {
+            pipeline.setPartitionControl(new SinkPipeline.PartitionControl() {
+                @Override
+                public void pause(SourcePartition p) {
+                    context.pause(new TopicPartition(p.topic(), p.partition()));
+                }
+
+                @Override
+                public void resume(SourcePartition p) {
+                    context.resume(new TopicPartition(p.topic(), p.partition()));
+                }
+            });
+        }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, dead-letter reporting {})", taskId,
                 connector, config.inputFormat(), reporter != null ? "available" : "unavailable");
     }
@@ -79,8 +92,10 @@ public final class CdcSinkTask extends SinkTask {
 
     @Override
     public void open(Collection<TopicPartition> partitions) {
+        if (pipeline == null) return;
         // rows of newly assigned partitions may have been applied by a previous owner: replay them safely
-        if (pipeline != null) pipeline.openWindow();
+        pipeline.openWindow();
+        pipeline.assign(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
     }
 
     @Override

@@ -24,6 +24,7 @@ import io.cdcconnect.sink.dml.TargetTable;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.offset.OffsetTracker;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+import io.cdcconnect.sink.txn.DdlBarrier;
 import io.cdcconnect.sink.txn.SourcePartition;
 import io.cdcconnect.sink.txn.Transaction;
 import io.cdcconnect.sink.txn.TransactionAssembler;
@@ -34,6 +35,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -77,6 +79,36 @@ public final class SinkPipeline implements AutoCloseable {
     private volatile RuntimeException failure;
     private volatile long safeUntilMillis;
     private String currentOrigin = "";
+    private final boolean ddlOnEveryPartition;
+    private final DdlBarrier barrier = new DdlBarrier();
+    private final Map<String, HeldDdl> heldDdls = new HashMap<>();
+    private final Map<SourcePartition, ArrayDeque<Held>> stashed = new HashMap<>();
+    private PartitionControl partitionControl = PartitionControl.NONE;
+
+    /** Pauses and resumes the consumption of partitions (Connect's context); a no-op where there is none. */
+    public interface PartitionControl {
+        PartitionControl NONE = new PartitionControl() {
+            @Override
+            public void pause(SourcePartition p) {
+            }
+
+            @Override
+            public void resume(SourcePartition p) {
+            }
+        };
+
+        void pause(SourcePartition p);
+
+        void resume(SourcePartition p);
+    }
+
+    /** A record (or the rest of one) held back behind a DDL barrier. */
+    private record Held(long offset, List<ChangeEvent> events, long bytes) {
+    }
+
+    /** A DDL waiting for its copies from the other partitions, and where its first copy came from. */
+    private record HeldDdl(DdlChange ddl, SourcePartition partition, long offset) {
+    }
 
     private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource) throws SQLException {
         this.config = config;
@@ -85,6 +117,8 @@ public final class SinkPipeline implements AutoCloseable {
         this.schemaMap = config.schemaMap();
         // Avro without TiCDC's extension cannot tell an update from an insert: every write must be an upsert
         this.safeMode = config.inputFormat().equals("avro") ? SafeMode.ALWAYS : config.safeMode();
+        // TiCDC's Open-protocol sends every DDL to every partition: run it once all of them have delivered it
+        this.ddlOnEveryPartition = config.inputFormat().equals("open-protocol");
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.tables = new TargetTableCache(dataSource);
         this.ddlApplier = new DdlApplier(dataSource);
@@ -177,6 +211,13 @@ public final class SinkPipeline implements AutoCloseable {
      */
     public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
         checkFailure();
+        if (!barrier.isAssigned(partition)) barrier.assign(partition);
+        ArrayDeque<Held> held = stashed.get(partition);
+        if (held != null) {
+            // behind a DDL barrier (records fetched before the partition was paused)
+            held.add(new Held(offset, events, bytes));
+            return;
+        }
         currentOrigin = partition + "@" + offset;
         int rows = 0;
         for (ChangeEvent e : events) {
@@ -184,11 +225,22 @@ public final class SinkPipeline implements AutoCloseable {
         }
         if (rows > 0) awaitBufferRoom(bytes);
         long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
-        for (ChangeEvent e : events) {
+        for (int i = 0; i < events.size(); i++) {
+            ChangeEvent e = events.get(i);
             if (e instanceof RowChange row) {
                 buffered.addAndGet(perRow);
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
+                if (ddlOnEveryPartition && barrier.arrive(partition, ddl.commitTs() + "\u0000" + ddl.query())) {
+                    // the rest of this record, and every later record of the partition, waits for the DDL
+                    ArrayDeque<Held> q = new ArrayDeque<>();
+                    q.add(new Held(offset, List.copyOf(events.subList(i + 1, events.size())), 0));
+                    stashed.put(partition, q);
+                    heldDdls.putIfAbsent(partition.topic(), new HeldDdl(ddl, partition, offset));
+                    partitionControl.pause(partition);
+                    releaseIfComplete(partition.topic());
+                    return;
+                }
                 applyDdl(ddl, partition, offset);
             } else if (e instanceof Watermark) {
                 // every change at or below the watermark has arrived on this partition
@@ -196,6 +248,29 @@ public final class SinkPipeline implements AutoCloseable {
             }
         }
         assembler.endRecord(partition, offset);
+    }
+
+    /** Runs a topic's held DDL once every assigned partition delivered it, then replays what it held back. */
+    private void releaseIfComplete(String topic) {
+        if (!barrier.complete(topic)) return;
+        HeldDdl held = heldDdls.remove(topic);
+        java.util.Set<SourcePartition> partitions = barrier.release(topic);
+        applyDdl(held.ddl(), held.partition(), held.offset());
+        for (SourcePartition p : partitions) {
+            ArrayDeque<Held> q = stashed.remove(p);
+            partitionControl.resume(p);
+            if (q == null) continue;
+            for (Held h : q) accept(p, h.offset(), h.events(), h.bytes());
+        }
+    }
+
+    public void setPartitionControl(PartitionControl control) {
+        this.partitionControl = control == null ? PartitionControl.NONE : control;
+    }
+
+    /** Partitions assigned to the task: a DDL barrier waits for each of them. */
+    public void assign(Collection<SourcePartition> partitions) {
+        for (SourcePartition p : partitions) barrier.assign(p);
     }
 
     /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
@@ -232,9 +307,15 @@ public final class SinkPipeline implements AutoCloseable {
     public void forget(Collection<SourcePartition> partitions) {
         for (SourcePartition p : partitions) {
             assembler.discard(p);
+            stashed.remove(p);
+            barrier.unassign(p);
         }
         drain(Long.MAX_VALUE / 4);
         for (SourcePartition p : partitions) tracker.forget(p);
+        // a DDL may have waited only for a partition that is gone
+        for (String topic : barrier.pendingTopics()) {
+            if (heldDdls.containsKey(topic)) releaseIfComplete(topic);
+        }
     }
 
     /** The first apply failure, thrown on the task thread. */

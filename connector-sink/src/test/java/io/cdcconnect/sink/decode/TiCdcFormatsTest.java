@@ -94,6 +94,64 @@ class TiCdcFormatsTest {
         assertEquals(List.of(List.of("after-ddl", "7")), target.query("SELECT v, extra FROM items WHERE id = 100"));
     }
 
+    private static List<SinkRecord> partitionRecords(int partition, List<ChangeEvent> events) {
+        EventEncoder encoder = EventEncoders.create("open-protocol", Map.of("max-batch-size", "2"));
+        List<EncodedMessage> messages = new ArrayList<>();
+        for (ChangeEvent e : events) messages.addAll(encoder.encode(TaskDriver.TOPIC, e));
+        messages.addAll(encoder.flush());
+        List<SinkRecord> records = new ArrayList<>();
+        long offset = 0;
+        for (EncodedMessage m : messages) {
+            records.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++));
+        }
+        return records;
+    }
+
+    @Test
+    void openProtocolDdlWaitsUntilEveryPartitionDeliveredIt() throws Exception {
+        target.exec("ALTER TABLE items ADD COLUMN c INT");
+        TableInfo before = TableInfo.of(source.name(), "items", List.of(table.column(0), table.column(1),
+                io.cdcconnect.codec.model.ColumnInfo.of("c", io.cdcconnect.codec.model.MySqlType.LONG,
+                        io.cdcconnect.codec.model.ColumnFlags.NULLABLE)));
+        DdlChange drop = new DdlChange(source.name(), "items", "ALTER TABLE items DROP COLUMN c", DdlChange.Kind.ALTER,
+                Rows.ts(2_000));
+        List<ChangeEvent> p0 = new ArrayList<>();
+        for (long id = 1; id <= 5; id++) p0.add(RowChange.insert(before, new Object[]{id, "old", id}, Rows.ts(1_000 + id)));
+        p0.add(drop);
+        for (long id = 10; id <= 12; id++) p0.add(RowChange.insert(table, new Object[]{id, "new"}, Rows.ts(2_000 + id)));
+        List<ChangeEvent> p1 = new ArrayList<>();
+        for (long id = 6; id <= 9; id++) p1.add(RowChange.insert(before, new Object[]{id, "old", id}, Rows.ts(1_000 + id)));
+        p1.add(drop);
+        for (long id = 20; id <= 21; id++) p1.add(RowChange.insert(table, new Object[]{id, "new"}, Rows.ts(2_000 + id)));
+        List<SinkRecord> r0 = partitionRecords(0, p0);
+        List<SinkRecord> r1 = partitionRecords(1, p1);
+        org.apache.kafka.common.TopicPartition tp0 = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 0);
+        org.apache.kafka.common.TopicPartition tp1 = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 1);
+        try (TaskDriver driver = new TaskDriver(Map.of("input.format", "open-protocol", "schema.map",
+                source.name() + "=" + target.name()))) {
+            driver.task().open(List.of(tp0, tp1));
+            // partition 0 runs ahead: its DDL and newer rows arrive before partition 1's older rows
+            driver.putRecords(r0);
+            driver.putRecords(List.of());
+            assertEquals(1, target.query("SHOW COLUMNS FROM items LIKE 'c'").size(), "the DDL waits for partition 1");
+            driver.putRecords(r1);
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> current =
+                    Map.of(tp0, new org.apache.kafka.clients.consumer.OffsetAndMetadata(r0.size()),
+                            tp1, new org.apache.kafka.clients.consumer.OffsetAndMetadata(r1.size()));
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (System.currentTimeMillis() < deadline) {
+                driver.putRecords(List.of());
+                var committed = driver.task().preCommit(current);
+                if (committed.size() == 2 && committed.get(tp0).offset() == r0.size()
+                        && committed.get(tp1).offset() == r1.size()) break;
+                Thread.sleep(10);
+            }
+        }
+        assertEquals(0, target.query("SHOW COLUMNS FROM items LIKE 'c'").size());
+        assertEquals(List.of(List.of("old", "9"), List.of("new", "5")),
+                target.query("SELECT v, COUNT(*) FROM items GROUP BY v ORDER BY v DESC"));
+    }
+
     @Test
     void avroRecordsAreUpsertedAndTombstonesDelete() throws Exception {
         try (RegistryStandIn registry = new RegistryStandIn()) {

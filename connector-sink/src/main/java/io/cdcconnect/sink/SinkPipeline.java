@@ -11,6 +11,7 @@ import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.SqlErrors;
 import io.cdcconnect.sink.apply.TargetTableCache;
 import io.cdcconnect.sink.apply.TransactionApplier;
 import io.cdcconnect.sink.apply.WorkItem;
@@ -75,6 +76,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final StatementCachePolicy cachePolicy;
     private final DmlBuilder builder;
+    private final RetryPolicy retry;
     private final String serverVersion;
     private volatile RuntimeException failure;
     private volatile long safeUntilMillis;
@@ -122,6 +124,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.tables = new TargetTableCache(dataSource);
         this.ddlApplier = new DdlApplier(dataSource);
+        this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
         long maxPacket;
         long maxPrepared;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
@@ -145,23 +148,23 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Connects, reads the server's limits, starts the workers. */
     public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName) {
-        HikariDataSource ds = DataSources.create(config.connectionUrl(), config.connectionUser(),
-                config.connectionPassword(), config.workerCount() + 1, config.timestampTimeZone(), poolName);
+        HikariDataSource ds = null;
         try {
+            ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
+                    config.workerCount() + 1, config.timestampTimeZone(), poolName);
             SinkPipeline p = new SinkPipeline(config, metrics, ds);
             p.startWorkers(poolName);
             p.openWindow();
             return p;
         } catch (SQLException | RuntimeException e) {
-            ds.close();
-            throw new ApplyException("cannot start the sink against " + config.connectionUrl() + ": " + e.getMessage(),
-                    e);
+            if (ds != null) ds.close();
+            throw new ApplyException("cannot start the sink against " + DataSources.redact(config.connectionUrl())
+                    + " as " + config.connectionUser() + ": " + e.getMessage(), e);
         }
     }
 
     private void startWorkers(String name) {
         TransactionApplier applier = new TransactionApplier(builder, metrics);
-        RetryPolicy retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
         ApplyWorker.ConnectionSource connections = new ApplyWorker.ConnectionSource() {
             @Override
             public Connection get() throws SQLException {
@@ -386,10 +389,25 @@ public final class SinkPipeline implements AutoCloseable {
         if (!drain(Long.MAX_VALUE / 4)) throw new ApplyException("interrupted before DDL at " + partition + "@" + offset);
         String targetSchema = schemaMap.getOrDefault(ddl.schema(), ddl.schema());
         boolean renamed = !targetSchema.equals(ddl.schema());
-        try {
-            if (ddlApplier.apply(ddl, targetSchema, renamed, schemaMap, partition + "@" + offset)) metrics.ddlApplied();
-        } catch (SQLException e) {
-            throw new ApplyException(e.getMessage(), e);
+        for (int attempt = 0; ; attempt++) {
+            try {
+                if (ddlApplier.apply(ddl, targetSchema, renamed, schemaMap, partition + "@" + offset)) {
+                    metrics.ddlApplied();
+                }
+                break;
+            } catch (SQLException e) {
+                // a metadata lock wait or a lost connection passes; anything else is the statement's fault
+                if (!SqlErrors.retryable(e) || attempt >= retry.maxRetries()) {
+                    throw new ApplyException(e.getMessage(), e);
+                }
+                metrics.retry();
+                try {
+                    Thread.sleep(retry.backoffMillis(attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new ApplyException("interrupted while retrying DDL from " + partition + "@" + offset, e);
+                }
+            }
         }
         tables.invalidateAll();
         shapes.clear();

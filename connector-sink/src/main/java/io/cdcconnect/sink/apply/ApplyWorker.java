@@ -82,11 +82,18 @@ public final class ApplyWorker implements Runnable {
                 }
                 if (node == null) continue;
                 List<ConflictDetector.Node<WorkItem>> group = gather(node);
-                if (group.size() == 1) {
-                    process(node);
-                } else if (!processGroup(group)) {
-                    // apply one by one, each in its own transaction, to name the one at fault precisely
-                    for (ConflictDetector.Node<WorkItem> n : group) process(n);
+                try {
+                    if (group.size() == 1) {
+                        process(node);
+                    } else if (!processGroup(group)) {
+                        // apply one by one, each in its own transaction, to name the one at fault precisely
+                        for (ConflictDetector.Node<WorkItem> n : group) process(n);
+                    }
+                } catch (Throwable t) {
+                    // an Error must not end the worker silently: the task would wait for it forever
+                    completion.failed(node, new ApplyException("worker " + id + " failed applying "
+                            + node.payload().transaction() + ": " + t, t));
+                    if (t instanceof Error e && !(t instanceof LinkageError)) throw e;
                 }
             }
         } finally {

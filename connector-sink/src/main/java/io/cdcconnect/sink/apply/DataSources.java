@@ -10,7 +10,18 @@ public final class DataSources {
 
     private static final Pattern TIME_ZONE = Pattern.compile("[+-]\\d{1,2}:\\d{2}|SYSTEM|[A-Za-z][A-Za-z0-9_+\\-/]*");
 
+    private static final Pattern SECRET_PARAM = Pattern.compile("(?i)([?&;](?:password|password1|password2|"
+            + "password3|trustCertificateKeyStorePassword|clientCertificateKeyStorePassword)=)[^&;]*");
+    private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
+
     private DataSources() {
+    }
+
+    /** The JDBC URL with any password in it masked, for messages and logs. */
+    public static String redact(String url) {
+        if (url == null) return null;
+        String out = SECRET_PARAM.matcher(url).replaceAll("$1***");
+        return USER_INFO.matcher(out).replaceAll("$1***@");
     }
 
     /**

@@ -1,0 +1,34 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.sink.CdcSinkTask;
+import io.cdcconnect.sink.testutil.TestDatabase;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DataSourcesTest {
+
+    @Test
+    void passwordsInUrlsAreMasked() {
+        assertEquals("jdbc:mysql://h:3306/db?user=u&password=***&ssl=true",
+                DataSources.redact("jdbc:mysql://h:3306/db?user=u&password=s3cret&ssl=true"));
+        assertEquals("jdbc:mysql://u:***@h:3306/", DataSources.redact("jdbc:mysql://u:s3cret@h:3306/"));
+        assertEquals("jdbc:mysql://h/", DataSources.redact("jdbc:mysql://h/"));
+    }
+
+    @Test
+    void aRejectedLoginFailsTheTaskWithoutThePassword() {
+        CdcSinkTask task = new CdcSinkTask();
+        ConnectException e = assertThrows(ConnectException.class, () -> task.start(Map.of(
+                "connection.url", TestDatabase.HOST_URL, "connection.user", "no_such_user_x",
+                "connection.password", "hunter2-secret")));
+        assertTrue(e.getMessage().contains("cannot start the sink against " + TestDatabase.HOST_URL), e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2-secret"), e.getMessage());
+    }
+}

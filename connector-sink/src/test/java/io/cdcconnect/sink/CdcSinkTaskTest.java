@@ -162,7 +162,17 @@ class CdcSinkTaskTest {
         });
         assertTrue(e.getMessage().contains("offsets 4..4"), e.getMessage());
         assertTrue(e.getMessage().contains("Duplicate entry '5'"), e.getMessage());
-        assertEquals(4L, task.preCommit(current()).get(new TopicPartition(TOPIC, 0)).offset());
+        // transactions before the failing one may still be committing on other workers: the reported offset grows
+        // to 4 and never beyond
+        long committed = -1;
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (committed < 4 && System.currentTimeMillis() < deadline) {
+            OffsetAndMetadata om = task.preCommit(current()).get(new TopicPartition(TOPIC, 0));
+            committed = om == null ? -1 : om.offset();
+            assertTrue(committed <= 4, "offset " + committed + " passes the failed transaction");
+            Thread.sleep(10);
+        }
+        assertEquals(4L, committed);
         assertEquals(List.of(List.of("1"), List.of("2"), List.of("3"), List.of("4")),
                 target.query("SELECT id FROM items WHERE id < 5 ORDER BY id"));
     }

@@ -82,6 +82,10 @@ public final class ChangeCapture {
 
     private void data(SourceRecord record, List<Outgoing> out) {
         Struct source = RecordConverter.source(record);
+        if ("t".equals(((Struct) record.value()).getString("op"))) {
+            truncate(record, source, out);
+            return;
+        }
         boolean snapshot = RecordConverter.isSnapshot(source);
         String key;
         if (snapshot) {
@@ -96,6 +100,20 @@ public final class ChangeCapture {
             emitPendingSchemaDdl(row.schema(), route.topic(), record, out);
             out.add(new Outgoing(route.topic(), route.partition(), route.row(), record));
         }
+    }
+
+    /** Debezium's truncate record: the statement the source ran, a transaction of its own. */
+    private void truncate(SourceRecord record, Struct source, List<Outgoing> out) {
+        String schema = source.getString("db");
+        String table = source.getString("table");
+        long ts = commitTs.assign(null, RecordConverter.eventMillis(source));
+        commitTs.completeCurrent();
+        if (!forwardDdl) return;
+        String stmt = "TRUNCATE TABLE `" + schema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
+        DdlChange change = new DdlChange(schema, table, stmt, DdlChange.Kind.TRUNCATE, ts);
+        String topic = dispatcher.topic(schema, table);
+        emitPendingSchemaDdl(schema, topic, record, out);
+        ddlTo(topic, change, record, out);
     }
 
     private void schemaChange(SourceRecord record, List<Outgoing> out) {

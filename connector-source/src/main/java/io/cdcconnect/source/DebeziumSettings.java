@@ -30,12 +30,22 @@ public final class DebeziumSettings {
         m.put("include.schema.changes", "true");
         // Our formats carry deletes themselves; a Debezium tombstone has nothing to convert.
         m.put("tombstones.on.delete", "false");
-        // TRUNCATE reaches us as DDL; Debezium's separate truncate record would duplicate it.
-        m.put("skipped.operations", "t");
         FORCED = Collections.unmodifiableMap(m);
     }
 
     private DebeziumSettings() {
+    }
+
+    static String withoutTruncate(String skipped) {
+        if (skipped == null) return "none";
+        StringBuilder sb = new StringBuilder();
+        for (String op : skipped.split(",")) {
+            String o = op.trim();
+            if (o.isEmpty() || o.equalsIgnoreCase("t") || o.equalsIgnoreCase("none")) continue;
+            if (sb.length() > 0) sb.append(',');
+            sb.append(o);
+        }
+        return sb.length() == 0 ? "none" : sb.toString();
     }
 
     /** The settings for Debezium's task of the given flavour. */
@@ -51,6 +61,9 @@ public final class DebeziumSettings {
         // Custom converters would change the value types the conversion relies on.
         out.remove("converters");
         out.putAll(FORCED);
+        // The binlog connectors report TRUNCATE only as a truncate record (op "t"), never as a schema change, and
+        // skip it by default: keep it, it becomes a TRUNCATE statement. Other skipped operations stay the user's call.
+        out.put("skipped.operations", withoutTruncate(connectorProps.get("skipped.operations")));
         String prefix = connectorProps.get(CdcSourceConfig.TOPIC_PREFIX);
         String history = connectorProps.getOrDefault(CdcSourceConfig.SCHEMA_HISTORY, CdcSourceConfig.KAFKA_SCHEMA_HISTORY);
         out.put(CdcSourceConfig.SCHEMA_HISTORY, history);

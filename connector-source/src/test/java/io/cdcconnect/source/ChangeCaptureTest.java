@@ -154,6 +154,22 @@ class ChangeCaptureTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mariadb", "mysql"})
+    void debeziumsTruncateRecordBecomesATruncateStatementOfItsOwnTs(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table a = kv(dbz, "a");
+        List<Outgoing> out = run(capture("{prefix}.{schema}.{table}", 2, false), List.of(
+                dbz.data(a, "c", null, a.row(1, "x"), T0, "tx1", false),
+                dbz.data(a, "t", null, null, T0, null, false)));
+        assertEquals(2, out.size());
+        DdlChange t = (DdlChange) out.get(1).event();
+        assertEquals("TRUNCATE TABLE `shop`.`a`", t.query());
+        assertEquals(DdlChange.Kind.TRUNCATE, t.kind());
+        assertEquals(0, out.get(1).partition());
+        assertTrue(t.commitTs() > out.get(0).event().commitTs());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
     void ddlOfTablesOutsideTheIncludeListIsNotForwarded(String flavor) {
         DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
         java.util.Map<String, String> props = new java.util.HashMap<>(CdcSourceConfigTest.minimal());

@@ -36,10 +36,19 @@ class DebeziumSettingsTest {
         assertEquals("true", dbz.get("include.schema.changes"));
         assertEquals("false", dbz.get("tombstones.on.delete"));
         assertFalse(dbz.containsKey("converters"));
+        assertEquals("none", dbz.get("skipped.operations"), "truncates are kept: they become TRUNCATE statements");
         assertFalse(dbz.containsKey("output.format"));
         assertFalse(dbz.containsKey("topic.partitions"));
         assertFalse(dbz.containsKey("table.include.list"), "an empty list means unset");
         assertEquals("shop.schema-history", dbz.get("schema.history.internal.kafka.topic"));
+    }
+
+    @Test
+    void skippedOperationsKeepTheUsersChoiceButNeverTruncate() {
+        assertEquals("d", DebeziumSettings.withoutTruncate("t, d"));
+        assertEquals("c,u", DebeziumSettings.withoutTruncate("c,u"));
+        assertEquals("none", DebeziumSettings.withoutTruncate("t"));
+        assertEquals("none", DebeziumSettings.withoutTruncate(null));
     }
 
     @Test

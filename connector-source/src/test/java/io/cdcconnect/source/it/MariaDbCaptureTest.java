@@ -173,12 +173,14 @@ class MariaDbCaptureTest {
                     "COMMIT",
                     "DELETE FROM " + d + ".t WHERE id = 3",
                     "ALTER TABLE " + d + ".t ADD COLUMN z INT NOT NULL DEFAULT 7",
-                    "INSERT INTO " + d + ".t (id) VALUES (4)");
-            task.pollUntil(r -> rows(decodedOf(task)).size() >= 6, 60_000);
+                    "INSERT INTO " + d + ".t (id) VALUES (4)",
+                    "TRUNCATE TABLE " + d + ".t");
+            task.pollUntil(r -> ddls(decodedOf(task)).stream().anyMatch(x -> x.kind() == DdlChange.Kind.TRUNCATE),
+                    60_000);
             List<TaskDriver.Decoded> all = task.decoded();
             List<TaskDriver.Decoded> stream = all.subList(indexAfter(all, seen, task), all.size());
             List<ChangeEvent> events = stream.stream().map(TaskDriver.Decoded::event).collect(Collectors.toList());
-            assertEquals(5, events.size(), events.toString());
+            assertEquals(6, events.size(), events.toString());
             RowChange upd = (RowChange) events.get(0);
             RowChange ins = (RowChange) events.get(1);
             RowChange del = (RowChange) events.get(2);
@@ -195,6 +197,9 @@ class MariaDbCaptureTest {
             assertEquals("ALTER TABLE " + d + ".t ADD COLUMN z INT NOT NULL DEFAULT 7", alter.query());
             assertEquals(d, alter.schema());
             assertEquals(7L, col(ins4, "z"));
+            DdlChange truncate = (DdlChange) events.get(5);
+            assertEquals("TRUNCATE TABLE `" + d + "`.`t`", truncate.query());
+            assertTrue(truncate.commitTs() > ins4.commitTs());
             // One transaction, one ts; every later transaction a higher one.
             assertEquals(upd.commitTs(), ins.commitTs());
             assertTrue(del.commitTs() > ins.commitTs());

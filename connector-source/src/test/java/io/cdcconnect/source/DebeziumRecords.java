@@ -146,13 +146,14 @@ public final class DebeziumRecords {
                     .put("data_collection_order", 1L));
         }
         Struct key = null;
-        if (t.keySchema != null) {
-            Struct image = after != null ? after : before;
+        Struct image = after != null ? after : before;
+        if (t.keySchema != null && image != null) {
             key = new Struct(t.keySchema);
             for (var f : t.keySchema.fields()) key.put(f.name(), image.get(f.name()));
         }
+        // A truncate record has neither image nor key.
         return new SourceRecord(Map.of("server", prefix), offset(txId), prefix + "." + t.db + "." + t.name, null,
-                t.keySchema, key, t.envelope, value);
+                image == null ? null : t.keySchema, key, t.envelope, value);
     }
 
     private static final Schema TX_VALUE = SchemaBuilder.struct().name("io.debezium.connector.common.TransactionMetadataValue")

@@ -35,6 +35,8 @@ public final class DataSources {
         }
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
+        // name the driver: under Connect's plugin class loader, DriverManager may never have seen our driver jar
+        hc.setDriverClassName("com.mysql.cj.jdbc.Driver");
         hc.setUsername(user);
         hc.setPassword(password);
         hc.setPoolName(poolName);

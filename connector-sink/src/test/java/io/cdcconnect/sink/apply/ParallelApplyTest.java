@@ -117,6 +117,27 @@ class ParallelApplyTest {
     }
 
     @Test
+    void uniqueValuesSwappedInsideOneTransactionLandOnTheRightRowsInSafeMode() throws Exception {
+        target.exec("CREATE TABLE codes (id BIGINT PRIMARY KEY, code VARCHAR(10), UNIQUE KEY uk_code (code))",
+                "INSERT INTO codes VALUES (1, 'x'), (2, 'y')");
+        TableInfo t = TableInfo.of(source.name(), "codes", List.of(
+                ColumnInfo.of("id", MySqlType.LONGLONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("code", MySqlType.VARCHAR, ColumnFlags.NULLABLE)));
+        long ts = 5000;
+        // one source transaction swaps the codes through a temporary value; replayed twice, as after a restart
+        ChangeEvent[] swap = {
+                RowChange.update(t, new Object[]{1L, "x"}, new Object[]{1L, "tmp"}, Rows.ts(ts)),
+                RowChange.update(t, new Object[]{2L, "y"}, new Object[]{2L, "x"}, Rows.ts(ts)),
+                RowChange.update(t, new Object[]{1L, "tmp"}, new Object[]{1L, "y"}, Rows.ts(ts))};
+        try (TaskDriver driver = driver("always")) {
+            driver.put(swap);
+            driver.put(swap);
+            driver.awaitApplied();
+        }
+        assertEquals(List.of(List.of("1", "y"), List.of("2", "x")), target.query("SELECT id, code FROM codes ORDER BY id"));
+    }
+
+    @Test
     void tablesWithoutKeysApplyOneTransactionAtATimeInOrder() throws Exception {
         target.exec("CREATE TABLE logs (n INT, v VARCHAR(10))");
         TableInfo t = TableInfo.of(source.name(), "logs", List.of(ColumnInfo.of("n", MySqlType.LONG, 0),

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StatementBudgetTest {
 
     private static final int TABLES = 30;
-    private static final int SLACK = 10;
+    private static final int SLACK = 25;
 
     private static long preparedOnServer(Connection c) throws Exception {
         try (Statement st = c.createStatement();

@@ -12,6 +12,7 @@ import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.codec.model.Watermark;
@@ -238,30 +239,38 @@ public final class CanalJsonEncoder {
             List<ColumnInfo> columns = meta.columns;
             int n = columns.size();
             gen.writeFieldName(F_SQL_TYPE);
-            boolean any = false;
-            for (col = 0; col < n; col++) {
-                if (keysOnly && !meta.handleKey[col]) continue;
-                if (!any) {
-                    gen.writeStartObject();
-                    any = true;
-                }
-                gen.writeFieldName(meta.names[col]);
-                gen.writeNumber(CanalTypes.sqlType(columns.get(col), meta.baseSqlTypes[col], image[col]));
-            }
-            if (any) {
-                gen.writeEndObject();
+            if (!keysOnly && !meta.promotes(image)) {
+                gen.writeRawValue(meta.sqlTypeJson); // the table's constant part, rendered once
             } else {
-                gen.writeNull();
+                boolean any = false;
+                for (col = 0; col < n; col++) {
+                    if (keysOnly && !meta.handleKey[col]) continue;
+                    if (!any) {
+                        gen.writeStartObject();
+                        any = true;
+                    }
+                    gen.writeFieldName(meta.names[col]);
+                    gen.writeNumber(CanalTypes.sqlType(columns.get(col), meta.baseSqlTypes[col], image[col]));
+                }
+                if (any) {
+                    gen.writeEndObject();
+                } else {
+                    gen.writeNull();
+                }
             }
             gen.writeFieldName(F_MYSQL_TYPE);
-            gen.writeStartObject();
-            for (col = 0; col < n; col++) {
-                if (keysOnly && !meta.handleKey[col]) continue;
-                gen.writeFieldName(meta.names[col]);
-                gen.writeString(meta.mysqlTypeNames[col]);
+            if (!keysOnly) {
+                gen.writeRawValue(meta.mysqlTypeJson);
+            } else {
+                gen.writeStartObject();
+                for (col = 0; col < n; col++) {
+                    if (!meta.handleKey[col]) continue;
+                    gen.writeFieldName(meta.names[col]);
+                    gen.writeString(meta.mysqlTypeNames[col]);
+                }
+                gen.writeEndObject();
             }
             col = -1;
-            gen.writeEndObject();
 
             gen.writeFieldName(F_OLD);
             if (row.op() == RowChange.Op.UPDATE) {
@@ -293,28 +302,39 @@ public final class CanalJsonEncoder {
         }
     }
 
-    /** Writes [{col: value, ...}]; with {@code newer} set, leaves out columns whose value equals the newer image. */
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+    /**
+     * Writes [{col: value, ...}]; with {@code newer} set, leaves out columns whose value equals the newer image.
+     * The object is assembled in a byte buffer (names pre-escaped per table, values escaped straight into it) and
+     * handed to the generator as one raw value: per-value generator calls cost more than the escaping itself.
+     */
     private void writeImage(TableMeta meta, Object[] image, boolean keysOnly, Object[] newer) throws IOException {
-        gen.writeStartArray();
-        gen.writeStartObject();
         List<ColumnInfo> columns = meta.columns;
+        GoText t = text.reset().appendByte('{');
+        boolean first = true;
         for (int col = 0; col < image.length; col++) {
             if (keysOnly && !meta.handleKey[col]) continue;
             Object v = image[col];
             if (newer != null && java.util.Objects.deepEquals(v, newer[col])) continue;
-            gen.writeFieldName(meta.names[col]);
+            if (!first) t.appendByte(',');
+            first = false;
+            t.appendRaw(meta.nameColons[col]);
             if (v == null) {
-                gen.writeNull();
+                t.appendRaw(NULL);
             } else {
+                t.appendByte('"');
                 try {
-                    CanalValues.append(text.reset(), columns.get(col), v);
+                    CanalValues.append(t, columns.get(col), v);
                 } catch (RuntimeException e) {
                     throw new ImageException(col, e);
                 }
-                gen.writeRawUTF8String(text.buffer(), 0, text.length());
+                t.appendByte('"');
             }
         }
-        gen.writeEndObject();
+        t.appendByte('}');
+        gen.writeStartArray();
+        gen.writeRawValue(t.asRawValue());
         gen.writeEndArray();
     }
 
@@ -381,11 +401,18 @@ public final class CanalJsonEncoder {
         final SerializableString table;
         final List<ColumnInfo> columns;
         final SerializableString[] names;
+        /** "name": with the name Go-escaped, for values assembled outside the generator. */
+        final byte[][] nameColons;
         final String[] mysqlTypes;
         final SerializableString[] mysqlTypeNames;
         final int[] baseSqlTypes;
         final boolean[] handleKey;
         final SerializableString[] pkNames;
+        /** {"col":sqlType,…} before promotion, and {"col":"mysqlType",…}: constant per table, rendered once. */
+        final SerializableString sqlTypeJson;
+        final SerializableString mysqlTypeJson;
+        /** Unsigned TINYINT/SMALLINT/INT/BIGINT columns, whose sqlType depends on the value. */
+        final int[] promotable;
 
         TableMeta(TableInfo t, boolean fullTypes) {
             info = t;
@@ -394,6 +421,7 @@ public final class CanalJsonEncoder {
             columns = t.columns();
             int n = columns.size();
             names = new SerializableString[n];
+            nameColons = new byte[n][];
             mysqlTypes = new String[n];
             mysqlTypeNames = new SerializableString[n];
             baseSqlTypes = new int[n];
@@ -401,6 +429,12 @@ public final class CanalJsonEncoder {
             for (int i = 0; i < n; i++) {
                 ColumnInfo c = columns.get(i);
                 names[i] = GoText.name(c.name());
+                byte[] escaped = names[i].asQuotedUTF8();
+                nameColons[i] = new byte[escaped.length + 3];
+                nameColons[i][0] = '"';
+                System.arraycopy(escaped, 0, nameColons[i], 1, escaped.length);
+                nameColons[i][escaped.length + 1] = '"';
+                nameColons[i][escaped.length + 2] = ':';
                 mysqlTypes[i] = CanalTypes.mysqlType(c, fullTypes);
                 mysqlTypeNames[i] = GoText.name(mysqlTypes[i]);
                 baseSqlTypes[i] = CanalTypes.baseSqlType(c);
@@ -408,6 +442,44 @@ public final class CanalJsonEncoder {
             boolean[] hk = io.cdcconnect.codec.HandleKeys.columns(t);
             System.arraycopy(hk, 0, handleKey, 0, n);
             pkNames = t.primaryKeyNames().stream().map(GoText::name).toArray(SerializableString[]::new);
+            promotable = java.util.stream.IntStream.range(0, n).filter(i -> columns.get(i).unsigned()
+                    && (columns.get(i).type() == MySqlType.TINY || columns.get(i).type() == MySqlType.SHORT
+                    || columns.get(i).type() == MySqlType.LONG || columns.get(i).type() == MySqlType.LONGLONG))
+                    .toArray();
+            ByteSink out = new ByteSink(64 * (n + 1));
+            try (JsonGenerator g = GoJson.generator(out)) {
+                if (n == 0) {
+                    g.writeNull();
+                } else {
+                    g.writeStartObject();
+                    for (int i = 0; i < n; i++) {
+                        g.writeFieldName(names[i]);
+                        g.writeNumber(baseSqlTypes[i]);
+                    }
+                    g.writeEndObject();
+                }
+                g.flush();
+                sqlTypeJson = GoText.raw(out.toByteArray());
+                out.reset();
+                g.writeStartObject();
+                for (int i = 0; i < n; i++) {
+                    g.writeFieldName(names[i]);
+                    g.writeString(mysqlTypeNames[i]);
+                }
+                g.writeEndObject();
+                g.flush();
+                mysqlTypeJson = GoText.raw(out.toByteArray());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** True when some unsigned value exceeds its signed type, so sqlType must be written column by column. */
+        boolean promotes(Object[] image) {
+            for (int i : promotable) {
+                if (CanalTypes.sqlType(columns.get(i), baseSqlTypes[i], image[i]) != baseSqlTypes[i]) return true;
+            }
+            return false;
         }
     }
 }

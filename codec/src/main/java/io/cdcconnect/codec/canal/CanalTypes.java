@@ -138,7 +138,9 @@ public final class CanalTypes {
             default: return base;
         }
         long v;
-        if (value instanceof Number n) {
+        if (value instanceof Long l) {
+            v = l;
+        } else if (value instanceof Number n) {
             v = n.longValue();
         } else {
             try {

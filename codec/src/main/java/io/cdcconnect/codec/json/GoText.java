@@ -78,9 +78,12 @@ public final class GoText {
     public GoText appendString(String s) {
         int n = s.length();
         ensure(n * 6);
+        byte[] b = buf;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            if (c < 0x80) {
+            if (c < 0x80 && ESCAPE[c] == 0) {
+                b[len++] = (byte) c;
+            } else if (c < 0x80) {
                 ascii(c);
             } else if (c < 0x800) {
                 buf[len++] = (byte) (0xC0 | (c >> 6));
@@ -116,9 +119,12 @@ public final class GoText {
     /** Bytes read as ISO-8859-1 (one character per byte), then escaped and written as UTF-8. */
     public GoText appendLatin1(byte[] b) {
         ensure(b.length * 6);
+        byte[] out = buf;
         for (byte x : b) {
             int c = x & 0xFF;
-            if (c < 0x80) {
+            if (c < 0x80 && ESCAPE[c] == 0) {
+                out[len++] = x;
+            } else if (c < 0x80) {
                 ascii(c);
             } else {
                 buf[len++] = (byte) (0xC0 | (c >> 6));
@@ -157,18 +163,138 @@ public final class GoText {
         return this;
     }
 
-    private GoText appendPositive(long v) {
-        int start = len;
-        do {
-            buf[len++] = (byte) ('0' + (int) (v % 10));
-            v /= 10;
-        } while (v != 0);
-        for (int i = start, j = len - 1; i < j; i++, j--) {
-            byte t = buf[i];
-            buf[i] = buf[j];
-            buf[j] = t;
+    private static final byte[] TENS = new byte[100];
+    private static final byte[] ONES = new byte[100];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            TENS[i] = (byte) ('0' + i / 10);
+            ONES[i] = (byte) ('0' + i % 10);
         }
+    }
+
+    /** Digits of a non-negative value, two at a time from the right (as Long.toString does). */
+    private GoText appendPositive(long v) {
+        int digits = 1;
+        for (long p = 10; digits < 19 && v >= p; p *= 10) digits++;
+        int pos = len + digits;
+        len = pos;
+        while (v > Integer.MAX_VALUE) {
+            int r = (int) (v % 100);
+            v /= 100;
+            buf[--pos] = ONES[r];
+            buf[--pos] = TENS[r];
+        }
+        int iv = (int) v; // int division is cheaper than long
+        while (iv >= 100) {
+            int r = iv % 100;
+            iv /= 100;
+            buf[--pos] = ONES[r];
+            buf[--pos] = TENS[r];
+        }
+        int r = iv;
+        buf[--pos] = ONES[r];
+        if (r >= 10) buf[--pos] = TENS[r];
         return this;
+    }
+
+    /** Appends bytes as they are (already escaped JSON). */
+    public GoText appendRaw(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        return this;
+    }
+
+    public GoText appendByte(char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+        return this;
+    }
+
+    /** A live view of this buffer as raw JSON for {@code JsonGenerator.writeRawValue}; valid until the next change. */
+    public SerializableString asRawValue() {
+        return rawView;
+    }
+
+    private final SerializableString rawView = new SerializableString() {
+        @Override
+        public String getValue() {
+            return new String(buf, 0, len, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public int charLength() {
+            return getValue().length();
+        }
+
+        @Override
+        public char[] asQuotedChars() {
+            return getValue().toCharArray();
+        }
+
+        @Override
+        public byte[] asUnquotedUTF8() {
+            return Arrays.copyOf(buf, len);
+        }
+
+        @Override
+        public byte[] asQuotedUTF8() {
+            return Arrays.copyOf(buf, len);
+        }
+
+        @Override
+        public int appendQuotedUTF8(byte[] buffer, int offset) {
+            return appendUnquotedUTF8(buffer, offset);
+        }
+
+        @Override
+        public int appendQuoted(char[] buffer, int offset) {
+            return appendUnquoted(buffer, offset);
+        }
+
+        @Override
+        public int appendUnquotedUTF8(byte[] buffer, int offset) {
+            if (offset + len > buffer.length) return -1;
+            System.arraycopy(buf, 0, buffer, offset, len);
+            return len;
+        }
+
+        @Override
+        public int appendUnquoted(char[] buffer, int offset) {
+            String v = getValue();
+            if (offset + v.length() > buffer.length) return -1;
+            v.getChars(0, v.length(), buffer, offset);
+            return v.length();
+        }
+
+        @Override
+        public int writeQuotedUTF8(OutputStream out) throws IOException {
+            return writeUnquotedUTF8(out);
+        }
+
+        @Override
+        public int writeUnquotedUTF8(OutputStream out) throws IOException {
+            out.write(buf, 0, len);
+            return len;
+        }
+
+        @Override
+        public int putQuotedUTF8(ByteBuffer buffer) {
+            return putUnquotedUTF8(buffer);
+        }
+
+        @Override
+        public int putUnquotedUTF8(ByteBuffer buffer) {
+            if (buffer.remaining() < len) return -1;
+            buffer.put(buf, 0, len);
+            return len;
+        }
+    };
+
+    /** Wraps ready-made JSON text so a generator can write it as a raw value ({@code writeRawValue}). */
+    public static SerializableString raw(byte[] json) {
+        return new GoName(new String(json, StandardCharsets.UTF_8), json);
     }
 
     /** A name or constant pre-escaped the Go way (Jackson's SerializedString would escape it Jackson's way). */

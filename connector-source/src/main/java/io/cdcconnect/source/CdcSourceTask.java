@@ -1,6 +1,6 @@
 package io.cdcconnect.source;
 
-import io.cdcconnect.source.check.StartupChecks;
+import io.cdcconnect.source.check.JdbcKeyCatalog;
 import io.cdcconnect.source.dispatch.Dispatcher;
 import io.cdcconnect.source.dispatch.TopicNamer;
 import io.cdcconnect.source.emit.Encoders;
@@ -31,6 +31,7 @@ public class CdcSourceTask extends SourceTask {
     private SourceTask debezium;
     private ChangeCapture capture;
     private MessageEncoder encoder;
+    private JdbcKeyCatalog keyCatalog;
     private long watermarkIntervalMs;
     private long lastWatermarkAt;
     private String name;
@@ -52,8 +53,10 @@ public class CdcSourceTask extends SourceTask {
                 config.partitionRule(), config.partitionColumns(), config.topicPartitions());
         encoder = Encoders.create(config);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
+        keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(), config.user(),
+                config.password().value());
         capture = new ChangeCapture(dispatcher, encoder.carriesDdl(), encoder.ddlOnEveryPartition(),
-                config.topicPattern(), CapturedTables.of(debeziumProps, config.flavor()));
+                config.topicPattern(), CapturedTables.of(debeziumProps, config.flavor()), keyCatalog);
         watermarkIntervalMs = encoder.carriesWatermarks() ? config.watermarkIntervalMs() : 0;
         lastWatermarkAt = clock.getAsLong();
         debezium = newDebeziumTask(config.flavor());
@@ -168,6 +171,7 @@ public class CdcSourceTask extends SourceTask {
     public void stop() {
         if (debezium != null) debezium.stop();
         if (encoder != null) encoder.close();
+        if (keyCatalog != null) keyCatalog.close();
         LOG.info("Source task {} stopped", name);
     }
 

@@ -3,6 +3,7 @@ package io.cdcconnect.source;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.Watermark;
+import io.cdcconnect.source.convert.KeyCatalog;
 import io.cdcconnect.source.convert.RecordConverter;
 import io.cdcconnect.source.ddl.DdlRules;
 import io.cdcconnect.source.dispatch.Dispatcher;
@@ -30,7 +31,7 @@ public final class ChangeCapture {
     /** Database-level statements kept for topics that appear later (CREATE DATABASE before a table's first row). */
     private static final int MAX_PENDING_SCHEMA_DDL = 8;
 
-    private final RecordConverter converter = new RecordConverter();
+    private final RecordConverter converter;
     private final CommitTsAllocator commitTs = new CommitTsAllocator();
     private final Dispatcher dispatcher;
     private final boolean ddlOnEveryPartition;
@@ -50,12 +51,16 @@ public final class ChangeCapture {
      * @param topicPattern        the topic pattern: whether database-level DDL has a topic of its own
      */
     public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern) {
-        this(dispatcher, forwardDdl, ddlOnEveryPartition, topicPattern, CapturedTables.ALL);
+        this(dispatcher, forwardDdl, ddlOnEveryPartition, topicPattern, CapturedTables.ALL, KeyCatalog.NONE);
     }
 
-    /** @param captured which tables' DDL belongs in the output (Debezium's include/exclude lists) */
+    /**
+     * @param captured which tables' DDL belongs in the output (Debezium's include/exclude lists)
+     * @param keys     unique keys beside the primary key
+     */
     public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern,
-                         CapturedTables captured) {
+                         CapturedTables captured, KeyCatalog keys) {
+        this.converter = new RecordConverter(keys);
         this.captured = captured;
         this.dispatcher = dispatcher;
         this.forwardDdl = forwardDdl;

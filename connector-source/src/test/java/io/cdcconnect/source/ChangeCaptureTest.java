@@ -178,7 +178,8 @@ class ChangeCaptureTest {
                 DebeziumSettings.forDebezium(props, SourceFlavor.parse(flavor)), SourceFlavor.parse(flavor));
         Dispatcher d = new Dispatcher(new TopicNamer("{prefix}.{schema}.{table}", "p"), PartitionRule.TABLE,
                 List.of(), 1);
-        List<Outgoing> out = run(new ChangeCapture(d, true, false, "{prefix}.{schema}.{table}", captured), List.of(
+        List<Outgoing> out = run(new ChangeCapture(d, true, false, "{prefix}.{schema}.{table}", captured,
+                io.cdcconnect.source.convert.KeyCatalog.NONE), List.of(
                 dbz.ddl("shop", "a", "CREATE TABLE a (k int)", T0, true),
                 dbz.ddl("shop", "other", "CREATE TABLE other (k int)", T0, true),
                 dbz.ddl("shop", "other", "ALTER TABLE other ADD c INT", T0, false),

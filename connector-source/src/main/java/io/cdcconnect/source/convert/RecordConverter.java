@@ -41,6 +41,16 @@ public final class RecordConverter {
     private static final int MAX_CACHED_TABLES = 4096;
 
     private final Map<Schema, CachedTable> tables = new IdentityHashMap<>();
+    private final KeyCatalog keys;
+
+    public RecordConverter() {
+        this(KeyCatalog.NONE);
+    }
+
+    /** @param keys where unique keys beside the primary key come from */
+    public RecordConverter(KeyCatalog keys) {
+        this.keys = keys;
+    }
 
     /** One table version: the model's table and the Debezium logical type of each column. */
     private record CachedTable(Schema keySchema, TableInfo table, String[] schemaNames) {
@@ -139,7 +149,7 @@ public final class RecordConverter {
         CachedTable t = tables.get(rowSchema);
         if (t != null && t.keySchema == keySchema) return t;
         if (tables.size() >= MAX_CACHED_TABLES) tables.clear();
-        t = build(schemaName, tableName, rowSchema, keySchema);
+        t = build(schemaName, tableName, rowSchema, keySchema, keys);
         tables.put(rowSchema, t);
         return t;
     }
@@ -149,7 +159,8 @@ public final class RecordConverter {
         return tables.size();
     }
 
-    static CachedTable build(String schemaName, String tableName, Schema rowSchema, Schema keySchema) {
+    static CachedTable build(String schemaName, String tableName, Schema rowSchema, Schema keySchema,
+                             KeyCatalog catalog) {
         Set<String> keyNames = new HashSet<>();
         if (keySchema != null && keySchema.type() == Schema.Type.STRUCT) {
             for (Field f : keySchema.fields()) keyNames.add(f.name());
@@ -172,7 +183,41 @@ public final class RecordConverter {
                     keyNames.contains(f.name())));
             schemaNames[i++] = fs.name();
         }
-        return new CachedTable(keySchema, TableInfo.of(schemaName, tableName, columns), schemaNames);
+        return new CachedTable(keySchema, withUniqueKeys(schemaName, tableName, columns, catalog), schemaNames);
+    }
+
+    /**
+     * The table with its keys: the primary key first, then each unique key whose columns all exist in this version.
+     * Unique-key columns get the UNIQUE_KEY flag; without a primary key, the first unique key of NOT NULL columns is
+     * the handle key (as in TiCDC), so rows can still be told apart downstream.
+     */
+    static TableInfo withUniqueKeys(String schemaName, String tableName, List<ColumnInfo> columns, KeyCatalog catalog) {
+        TableInfo base = TableInfo.of(schemaName, tableName, columns);
+        List<List<String>> unique = catalog.uniqueKeys(schemaName, tableName);
+        if (unique.isEmpty()) return base;
+        List<int[]> keys = new ArrayList<>(base.uniqueKeys());
+        List<ColumnInfo> cols = new ArrayList<>(columns);
+        boolean handle = base.hasPrimaryKey();
+        for (List<String> key : unique) {
+            int[] pos = new int[key.size()];
+            boolean complete = !key.isEmpty();
+            boolean notNull = true;
+            for (int i = 0; i < pos.length && complete; i++) {
+                pos[i] = base.indexOf(key.get(i));
+                complete = pos[i] >= 0;
+                if (complete) notNull &= !cols.get(pos[i]).nullable();
+            }
+            if (!complete) continue;
+            keys.add(pos);
+            boolean makeHandle = !handle && notNull;
+            for (int p : pos) {
+                int flags = cols.get(p).flags() | io.cdcconnect.codec.model.ColumnFlags.UNIQUE_KEY;
+                if (makeHandle) flags |= io.cdcconnect.codec.model.ColumnFlags.HANDLE_KEY;
+                cols.set(p, cols.get(p).withFlags(flags));
+            }
+            handle |= makeHandle;
+        }
+        return new TableInfo(schemaName, tableName, cols, keys);
     }
 
     private static int intParam(String v) {

@@ -192,6 +192,42 @@ class RecordConverterTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mariadb", "mysql"})
+    void uniqueKeysFromTheCatalogFollowThePrimaryKeyAndMissingColumnsDropAKey(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table t = dbz.table("db", "users", columns(
+                "id", column(SchemaBuilder.int32(), "id", "INT", 11, null),
+                "email", column(SchemaBuilder.string(), "email", "VARCHAR", 50, null),
+                "a", column(SchemaBuilder.int32().optional(), "a", "INT", 11, null)), "id");
+        KeyCatalog catalog = (schema, table) -> List.of(List.of("email"), List.of("a", "not_yet_added"));
+        TableInfo info = new RecordConverter(catalog).row(
+                dbz.data(t, "c", null, t.row(1, "x@y", 2), 1L, "tx", false), 1L).table();
+        assertEquals(2, info.uniqueKeys().size());
+        assertArrayEquals(new int[] {0}, info.uniqueKeys().get(0));
+        assertArrayEquals(new int[] {1}, info.uniqueKeys().get(1));
+        assertTrue(info.column(1).uniqueKey());
+        assertFalse(info.column(1).handleKey(), "the primary key stays the handle");
+        assertFalse(info.column(2).uniqueKey());
+        assertEquals(List.of("id"), info.primaryKeyNames());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void withoutPrimaryKeyTheFirstNotNullUniqueKeyIsTheHandle(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table t = dbz.table("db", "nopk", columns(
+                "maybe", column(SchemaBuilder.int32().optional(), "maybe", "INT", 11, null),
+                "code", column(SchemaBuilder.string(), "code", "CHAR", 3, null)));
+        KeyCatalog catalog = (schema, table) -> List.of(List.of("maybe"), List.of("code"));
+        TableInfo info = new RecordConverter(catalog).row(
+                dbz.data(t, "c", null, t.row(null, "abc"), 1L, "tx", false), 1L).table();
+        assertTrue(info.primaryKeyNames().isEmpty());
+        assertEquals(2, info.uniqueKeys().size());
+        assertFalse(info.column(0).handleKey(), "a nullable key cannot identify a row");
+        assertTrue(info.column(1).handleKey() && info.column(1).uniqueKey());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
     void tableWithoutPrimaryKeyHasNoKeyColumns(String flavor) {
         DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
         DebeziumRecords.Table t = dbz.table("db", "log", columns(

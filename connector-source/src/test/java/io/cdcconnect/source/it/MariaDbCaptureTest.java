@@ -284,10 +284,10 @@ class MariaDbCaptureTest {
             throws Exception {
         String d = "cap_open";
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
-                "CREATE TABLE " + d + ".a (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + d + ".a (id INT PRIMARY KEY, v INT, u INT UNIQUE)",
                 "CREATE TABLE " + d + ".b (id INT PRIMARY KEY, v INT)",
                 "CREATE TABLE " + d + ".skipped (id INT PRIMARY KEY)",
-                "INSERT INTO " + d + ".a VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)",
+                "INSERT INTO " + d + ".a (id, v) VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)",
                 "INSERT INTO " + d + ".b VALUES (1, 0)",
                 "INSERT INTO " + d + ".skipped VALUES (1)");
         Map<String, String> cfg = config(d, "op");
@@ -310,6 +310,10 @@ class MariaDbCaptureTest {
 
             assertTrue(all.stream().allMatch(x -> x.topic().equals(d + "_a") || x.topic().equals(d + "_b")),
                     "nothing from the excluded table");
+            // The unique key beside the primary key, read from the server, travels in the column flags.
+            RowChange first = rows(all).get(0);
+            assertTrue(first.table().column(first.table().indexOf("u")).uniqueKey(), first.table().columns().toString());
+            assertTrue(first.table().column(first.table().indexOf("id")).primaryKey());
             // Each key always on the same partition; keys spread over more than one.
             Map<Long, Integer> partitionOfKey = new HashMap<>();
             for (TaskDriver.Decoded x : all) {

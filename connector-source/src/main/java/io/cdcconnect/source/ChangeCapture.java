@@ -105,6 +105,10 @@ public final class ChangeCapture {
             emitPendingSchemaDdl(row.schema(), route.topic(), record, out);
             out.add(new Outgoing(route.topic(), route.partition(), route.row(), record));
         }
+        if (snapshot && "last".equals(source.getString("snapshot"))) {
+            // The snapshot's last row: it is complete, and watermarks may pass it.
+            commitTs.completeCurrent();
+        }
     }
 
     /** Debezium's truncate record: the statement the source ran, a transaction of its own. */

@@ -142,6 +142,24 @@ class ChangeCaptureTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mariadb", "mysql"})
+    void theSnapshotsLastRowResolvesItsTs(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table a = kv(dbz, "a");
+        ChangeCapture c = capture("{prefix}.{schema}.{table}", 1, false);
+        List<Outgoing> out = new ArrayList<>();
+        c.accept(dbz.data(a, "r", null, a.row(1, "x"), T0, null, true), out);
+        assertEquals(0, c.commitTs().resolvedTs(), "a snapshot table is open until its last row");
+        SourceRecord last = dbz.data(a, "r", null, a.row(2, "y"), T0, null, true);
+        ((org.apache.kafka.connect.data.Struct) last.value()).getStruct("source").put("snapshot", "last");
+        c.accept(last, out);
+        assertEquals(out.get(1).event().commitTs(), c.commitTs().resolvedTs());
+        List<Outgoing> marks = new ArrayList<>();
+        assertEquals(ChangeEvent.tso(T0 + 60_000, 0), c.watermarks(true, T0 + 60_000, marks),
+                "idle after the snapshot: the watermark follows the clock");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
     void oneTopicForAllTablesGetsDatabaseDdlDirectly(String flavor) {
         DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
         List<Outgoing> out = run(capture("all", 1, false), List.of(

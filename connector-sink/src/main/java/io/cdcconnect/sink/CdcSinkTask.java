@@ -5,6 +5,7 @@ import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -64,7 +65,7 @@ public final class CdcSinkTask extends SinkTask {
             throw new ConnectException(e.getMessage(), e);
         }
         if (context != null) {
-            pipeline.setPartitionControl(new SinkPipeline.PartitionControl() {
+            pipeline.setPartitionControl(new PartitionControl() {
                 @Override
                 public void pause(SourcePartition p) {
                     context.pause(new TopicPartition(p.topic(), p.partition()));

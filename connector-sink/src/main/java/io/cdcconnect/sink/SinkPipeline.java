@@ -11,10 +11,12 @@ import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.ServerLimits;
 import io.cdcconnect.sink.apply.SqlErrors;
 import io.cdcconnect.sink.apply.TargetTableCache;
 import io.cdcconnect.sink.apply.TransactionApplier;
 import io.cdcconnect.sink.apply.WorkItem;
+import io.cdcconnect.sink.apply.WorkerPool;
 import io.cdcconnect.sink.conflict.ConflictDetector;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
@@ -26,18 +28,15 @@ import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.offset.OffsetTracker;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
 import io.cdcconnect.sink.txn.DdlBarrier;
+import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.SourcePartition;
 import io.cdcconnect.sink.txn.Transaction;
 import io.cdcconnect.sink.txn.TransactionAssembler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -72,8 +71,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final Map<String, RowShape> shapes = new HashMap<>();
     private final AtomicLong buffered = new AtomicLong();
     private final Object bufferSignal = new Object();
-    private final List<ApplyWorker> workers = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private WorkerPool workers;
     private final StatementCachePolicy cachePolicy;
     private final DmlBuilder builder;
     private final RetryPolicy retry;
@@ -86,23 +84,6 @@ public final class SinkPipeline implements AutoCloseable {
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     private final Map<SourcePartition, ArrayDeque<Held>> stashed = new HashMap<>();
     private PartitionControl partitionControl = PartitionControl.NONE;
-
-    /** Pauses and resumes the consumption of partitions (Connect's context); a no-op where there is none. */
-    public interface PartitionControl {
-        PartitionControl NONE = new PartitionControl() {
-            @Override
-            public void pause(SourcePartition p) {
-            }
-
-            @Override
-            public void resume(SourcePartition p) {
-            }
-        };
-
-        void pause(SourcePartition p);
-
-        void resume(SourcePartition p);
-    }
 
     /** A record (or the rest of one) held back behind a DDL barrier. */
     private record Held(long offset, List<ChangeEvent> events, long bytes) {
@@ -125,24 +106,17 @@ public final class SinkPipeline implements AutoCloseable {
         this.tables = new TargetTableCache(dataSource);
         this.ddlApplier = new DdlApplier(dataSource);
         this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
-        long maxPacket;
-        long maxPrepared;
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT VERSION(), @@max_allowed_packet, @@max_prepared_stmt_count")) {
-            rs.next();
-            serverVersion = rs.getString(1);
-            maxPacket = rs.getLong(2);
-            maxPrepared = rs.getLong(3);
-            c.commit();
-        }
+        ServerLimits limits = ServerLimits.read(dataSource);
+        this.serverVersion = limits.version();
         SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
-        this.builder = new DmlBuilder(dialect, maxPacket);
+        this.builder = new DmlBuilder(dialect, limits.maxAllowedPacket());
         int connections = config.workerCount() + 1;
-        this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), maxPrepared, connections,
+        this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), limits.maxPreparedStmtCount(), connections,
                 config.taskCount(), metrics);
         LOG.info("Sink pipeline connected to {} (dialect {}, max_allowed_packet {}, max_prepared_stmt_count {}): "
                         + "{} workers, statement cache {} per connection, safe.mode={}", serverVersion, dialect.name(),
-                maxPacket, maxPrepared, config.workerCount(), cachePolicy.perConnectionLimit(),
+                limits.maxAllowedPacket(), limits.maxPreparedStmtCount(), config.workerCount(),
+                cachePolicy.perConnectionLimit(),
                 safeMode.configName());
     }
 
@@ -164,18 +138,6 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     private void startWorkers(String name) {
-        TransactionApplier applier = new TransactionApplier(builder, metrics);
-        ApplyWorker.ConnectionSource connections = new ApplyWorker.ConnectionSource() {
-            @Override
-            public Connection get() throws SQLException {
-                return dataSource.getConnection();
-            }
-
-            @Override
-            public void discard(Connection broken) {
-                dataSource.evictConnection(broken);
-            }
-        };
         ApplyWorker.Completion completion = new ApplyWorker.Completion() {
             @Override
             public void applied(ConflictDetector.Node<WorkItem> node) {
@@ -191,15 +153,9 @@ public final class SinkPipeline implements AutoCloseable {
             }
         };
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
-        for (int i = 0; i < config.workerCount(); i++) {
-            ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, retry, metrics,
-                    safeMode.configName(), config.workerCount(), config.maxTxnRows());
-            Thread t = new Thread(w, name + "-worker-" + i);
-            t.setDaemon(true);
-            workers.add(w);
-            threads.add(t);
-            t.start();
-        }
+        workers = WorkerPool.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
+                        safeMode.configName()), dataSource, cachePolicy, new TransactionApplier(builder, metrics), ready,
+                completion, metrics);
     }
 
     /** Starts a replay window: rows committed at the source until now (plus the margin) may already be applied. */
@@ -457,15 +413,7 @@ public final class SinkPipeline implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ApplyWorker w : workers) w.stop();
-        for (Thread t : threads) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        if (workers != null) workers.close();
         dataSource.close();
         LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());
     }

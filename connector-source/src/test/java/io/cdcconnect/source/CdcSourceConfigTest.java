@@ -115,6 +115,21 @@ class CdcSourceConfigTest {
     }
 
     @Test
+    void oneTaskCarriesTheWholeConfiguration() {
+        CdcSourceConnector c = new CdcSourceConnector();
+        Map<String, String> p = minimal();
+        p.put("startup.checks.enabled", "false");
+        c.start(p);
+        List<Map<String, String>> tasks = c.taskConfigs(4);
+        assertEquals(1, tasks.size(), "a binlog is one ordered stream");
+        assertEquals(p, tasks.get(0));
+        assertEquals(CdcSourceTask.class, c.taskClass());
+        assertNotNull(c.version());
+        assertEquals(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED, c.exactlyOnceSupport(p));
+        c.stop();
+    }
+
+    @Test
     void mysqlFlavourRunsDebeziumsMysqlConnector() {
         Map<String, String> p = minimal();
         p.put("source.flavor", "MySQL");

@@ -8,18 +8,38 @@ import java.util.Locale;
  */
 public enum SourceFlavor {
     MARIADB("io.debezium.connector.mariadb.MariaDbConnector", "io.debezium.connector.mariadb.MariaDbConnectorTask",
-            "jdbc:mariadb://"),
+            "jdbc:mariadb://", "org.mariadb.jdbc.Driver"),
     MYSQL("io.debezium.connector.mysql.MySqlConnector", "io.debezium.connector.mysql.MySqlConnectorTask",
-            "jdbc:mysql://");
+            "jdbc:mysql://", "com.mysql.cj.jdbc.Driver");
 
     private final String connectorClass;
     private final String taskClass;
     private final String jdbcPrefix;
+    private final String driverClass;
 
-    SourceFlavor(String connectorClass, String taskClass, String jdbcPrefix) {
+    SourceFlavor(String connectorClass, String taskClass, String jdbcPrefix, String driverClass) {
         this.connectorClass = connectorClass;
         this.taskClass = taskClass;
         this.jdbcPrefix = jdbcPrefix;
+        this.driverClass = driverClass;
+    }
+
+    /**
+     * A JDBC connection through the flavour's driver, loaded from the plugin's own class loader: DriverManager looks
+     * drivers up by the caller's and the thread's class loaders, which inside a Connect worker need not see the
+     * plugin's driver.
+     */
+    public java.sql.Connection connect(String host, int port, java.util.Properties props) throws java.sql.SQLException {
+        java.sql.Driver driver;
+        try {
+            driver = (java.sql.Driver) Class.forName(driverClass, true, SourceFlavor.class.getClassLoader())
+                    .getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new java.sql.SQLException("JDBC driver " + driverClass + " is not in the plugin folder", e);
+        }
+        java.sql.Connection c = driver.connect(jdbcUrl(host, port), props);
+        if (c == null) throw new java.sql.SQLException(driverClass + " refused URL " + jdbcUrl(host, port));
+        return c;
     }
 
     /** Debezium's connector class; Debezium's task needs it as {@code connector.class} to pick its services. */

@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,12 +29,18 @@ public final class JdbcKeyCatalog implements KeyCatalog, AutoCloseable {
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'"
             + " ORDER BY INDEX_NAME, SEQ_IN_INDEX";
 
+    private final SourceFlavor flavor;
+    private final String host;
+    private final int port;
     private final String url;
     private final Properties props = new Properties();
     private final Set<String> warned = new HashSet<>();
     private Connection connection;
 
     public JdbcKeyCatalog(SourceFlavor flavor, String host, int port, String user, String password) {
+        this.flavor = flavor;
+        this.host = host;
+        this.port = port;
         this.url = flavor.jdbcUrl(host, port);
         props.setProperty("user", user);
         props.setProperty("password", password == null ? "" : password);
@@ -48,7 +53,7 @@ public final class JdbcKeyCatalog implements KeyCatalog, AutoCloseable {
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 if (connection == null || connection.isClosed()) {
-                    connection = DriverManager.getConnection(url, props);
+                    connection = flavor.connect(host, port, props);
                 }
                 return query(schema, table);
             } catch (SQLException e) {

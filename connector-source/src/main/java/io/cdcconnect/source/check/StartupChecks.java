@@ -3,7 +3,6 @@ package io.cdcconnect.source.check;
 import io.cdcconnect.source.SourceFlavor;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -53,7 +52,7 @@ public final class StartupChecks {
         if (flavor == SourceFlavor.MYSQL) {
             props.setProperty("allowPublicKeyRetrieval", "true");
         }
-        try (Connection c = DriverManager.getConnection(flavor.jdbcUrl(host, port), props)) {
+        try (Connection c = flavor.connect(host, port, props)) {
             serverVariables(c, where, problems);
             privileges(c, where, problems);
         } catch (SQLException e) {

@@ -47,8 +47,13 @@ class RetryTest {
     }
 
     private TaskDriver driver(String taskId, int retries) {
+        return driver(taskId, retries, 1);
+    }
+
+    private TaskDriver driver(String taskId, int retries, int lockWaitSeconds) {
         return new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(), "task.id", taskId,
-                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=innodb_lock_wait_timeout=1",
+                "safe.mode", "never",
+                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=innodb_lock_wait_timeout=" + lockWaitSeconds,
                 "retry.max.attempts", Integer.toString(retries), "retry.backoff.ms", "100", "worker.count", "2"));
     }
 
@@ -76,6 +81,44 @@ class RetryTest {
         } finally {
             locker.close();
         }
+    }
+
+    @Test
+    void aDeadlockVictimTransactionIsRetried() throws Exception {
+        target.exec("INSERT INTO items VALUES (2, 'old')", "CREATE TABLE ballast (n INT PRIMARY KEY)");
+        long deadlocksBefore = deadlocks();
+        try (Connection other = target.connect(); TaskDriver driver = driver("deadlock", 10, 30)) {
+            other.setAutoCommit(false);
+            try (Statement st = other.createStatement()) {
+                // the other transaction writes much more, so InnoDB picks the sink's as the deadlock victim
+                for (int i = 0; i < 200; i++) st.execute("INSERT INTO ballast VALUES (" + i + ")");
+                st.execute("UPDATE items SET v = 'other' WHERE id = 1");
+            }
+            // one source transaction: row 2, then row 1 (which waits for the other session)
+            driver.put(RowChange.update(table, new Object[]{2L, "old"}, new Object[]{2L, "sink"}, Rows.ts(1000)),
+                    RowChange.update(table, new Object[]{1L, "old"}, new Object[]{1L, "sink"}, Rows.ts(1000)));
+            driver.task().put(List.of());
+            boolean waiting = false;
+            long deadline = System.currentTimeMillis() + 15_000;
+            while (!waiting && System.currentTimeMillis() < deadline) {
+                waiting = !target.query("SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' "
+                        + "AND trx_query LIKE '%" + target.name() + "`.`items`%'").isEmpty();
+                if (!waiting) Thread.sleep(20);
+            }
+            assertTrue(waiting, "the sink waits for the other session's lock");
+            try (Statement st = other.createStatement()) {
+                st.execute("UPDATE items SET v = 'other' WHERE id = 2"); // closes the cycle
+            }
+            other.commit();
+            driver.awaitApplied();
+            assertTrue(JmxMeters.read("cdcSinkRetries", "driver", "deadlock") >= 1);
+        }
+        assertEquals(List.of(List.of("1", "sink"), List.of("2", "sink")), target.query("SELECT id, v FROM items ORDER BY id"));
+        assertTrue(deadlocks() > deadlocksBefore, "the server saw a deadlock");
+    }
+
+    private long deadlocks() throws Exception {
+        return Long.parseLong(target.query("SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'").get(0).get(1));
     }
 
     @Test

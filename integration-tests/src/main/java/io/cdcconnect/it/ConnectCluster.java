@@ -30,30 +30,31 @@ public final class ConnectCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectCluster.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Set in embedded mode: broker and worker in this JVM. */
     private final EmbeddedConnectCluster cluster;
+    /** Set in forked mode: the broker in this JVM, the worker a child process that can be killed. */
+    private final ForkedConnectWorker forked;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private ConnectCluster(EmbeddedConnectCluster cluster) {
+    private ConnectCluster(EmbeddedConnectCluster cluster, ForkedConnectWorker forked) {
         this.cluster = cluster;
+        this.forked = forked;
+    }
+
+    /**
+     * A real broker in this JVM and the Connect worker as a separate JVM ({@code ConnectDistributed}), so that a test
+     * can kill it with SIGKILL mid-stream, as a crashed machine would, instead of stopping it politely.
+     */
+    public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir) {
+        checkPluginDir(pluginDir);
+        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps()));
     }
 
     public static ConnectCluster start(Path pluginDir, Map<String, String> extraWorkerProps) {
-        if (!Files.isDirectory(pluginDir)) {
-            throw new IllegalStateException("plugin folder " + pluginDir + " does not exist: build the plugin archives first "
-                    + "(mvn -DskipTests install) so that integration-tests can unpack them");
-        }
-        Map<String, String> worker = new HashMap<>();
-        worker.put(WorkerConfig.PLUGIN_PATH_CONFIG, pluginDir.toAbsolutePath().toString());
-        // service_load: plugins are found only through their ServiceLoader manifests, so a missing manifest fails here
-        worker.put("plugin.discovery", "service_load");
-        worker.put("offset.flush.interval.ms", "1000");
-        worker.put("connector.client.config.override.policy", "All");
-        worker.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
-        worker.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
+        checkPluginDir(pluginDir);
+        Map<String, String> worker = workerProps(pluginDir);
         worker.putAll(extraWorkerProps);
-        Properties broker = new Properties();
-        broker.put("auto.create.topics.enable", "false");
-        broker.put("log.flush.interval.messages", "1000000");
+        Properties broker = brokerProps();
         long t0 = System.nanoTime();
         EmbeddedConnectCluster c = new EmbeddedConnectCluster.Builder()
                 .name("cdc-connect")
@@ -64,22 +65,46 @@ public final class ConnectCluster implements AutoCloseable {
                 .maskExitProcedures(true)
                 .build();
         c.start();
-        ConnectCluster cc = new ConnectCluster(c);
+        ConnectCluster cc = new ConnectCluster(c, null);
         LOG.info("Kafka broker at {} and Connect worker at {} started in {} ms", c.kafka().bootstrapServers(),
                 cc.restUrl(), (System.nanoTime() - t0) / 1_000_000);
         return cc;
     }
 
-    public EmbeddedConnectCluster raw() {
-        return cluster;
+    private static void checkPluginDir(Path pluginDir) {
+        if (!Files.isDirectory(pluginDir)) {
+            throw new IllegalStateException("plugin folder " + pluginDir + " does not exist: build the plugin archives first "
+                    + "(mvn -DskipTests install) so that integration-tests can unpack them");
+        }
+    }
+
+    /** Worker settings both modes share. */
+    static Map<String, String> workerProps(Path pluginDir) {
+        Map<String, String> worker = new HashMap<>();
+        worker.put(WorkerConfig.PLUGIN_PATH_CONFIG, pluginDir.toAbsolutePath().toString());
+        // service_load: plugins are found only through their ServiceLoader manifests, so a missing manifest fails here
+        worker.put("plugin.discovery", "service_load");
+        worker.put("offset.flush.interval.ms", "1000");
+        worker.put("connector.client.config.override.policy", "All");
+        worker.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
+        worker.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, "org.apache.kafka.connect.converters.ByteArrayConverter");
+        return worker;
+    }
+
+    private static Properties brokerProps() {
+        Properties broker = new Properties();
+        broker.put("auto.create.topics.enable", "false");
+        broker.put("log.flush.interval.messages", "1000000");
+        return broker;
     }
 
     public String bootstrapServers() {
-        return cluster.kafka().bootstrapServers();
+        return forked != null ? forked.bootstrapServers() : cluster.kafka().bootstrapServers();
     }
 
     /** The REST address of a running worker, e.g. http://localhost:8083/. */
     public URI restUrl() {
+        if (forked != null) return forked.restUrl();
         return cluster.healthyWorkers().stream().findFirst()
                 .map(w -> ((WorkerHandle) w).url())
                 .orElseThrow(() -> new IllegalStateException("no healthy Connect worker"));
@@ -167,11 +192,24 @@ public final class ConnectCluster implements AutoCloseable {
      * offsets that were committed, as after a worker restart in production.
      */
     public void restartWorker() {
+        if (forked != null) {
+            forked.restart(false);
+            return;
+        }
         WorkerHandle old = cluster.workers().iterator().next();
         long t0 = System.nanoTime();
         cluster.removeWorker(old);
         cluster.addWorker();
         LOG.info("Connect worker restarted in {} ms; REST now at {}", (System.nanoTime() - t0) / 1_000_000, restUrl());
+    }
+
+    /**
+     * Kills the worker process with SIGKILL (no task stop, no offset flush, no producer flush) and starts a new one:
+     * only in forked mode.
+     */
+    public void killAndRestartWorker() {
+        if (forked == null) throw new IllegalStateException("killing needs a forked worker (startWithForkedWorker)");
+        forked.restart(true);
     }
 
     static void sleep(long ms) {
@@ -185,6 +223,7 @@ public final class ConnectCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        cluster.stop();
+        if (forked != null) forked.close();
+        else cluster.stop();
     }
 }

@@ -47,10 +47,19 @@ public final class Pipeline implements AutoCloseable {
 
     /** Starts MariaDB and the Connect cluster; {@code target} null = database {@code <sourceDb>_replica} on the same server. */
     public static Pipeline start(Path workDir, String sourceDb, Target target) {
+        return start(workDir, sourceDb, target, false);
+    }
+
+    /**
+     * As {@link #start(Path, String, Target)}; with {@code forkedWorker} the Connect worker runs in a child JVM that
+     * {@link ConnectCluster#killAndRestartWorker()} can kill with SIGKILL.
+     */
+    public static Pipeline start(Path workDir, String sourceDb, Target target, boolean forkedWorker) {
         EmbeddedMariaDb db = EmbeddedMariaDb.start(workDir.resolve("mariadb"), 1);
         ConnectCluster connect;
         try {
-            connect = ConnectCluster.start(pluginDir(), Map.of());
+            connect = forkedWorker ? ConnectCluster.startWithForkedWorker(pluginDir(), workDir.resolve("connect"))
+                    : ConnectCluster.start(pluginDir(), Map.of());
         } catch (RuntimeException e) {
             db.close();
             throw e;

@@ -44,7 +44,9 @@ public final class DataSources {
         hc.setMinimumIdle(1);
         hc.setAutoCommit(false);
         hc.setConnectionTimeout(30_000);
-        hc.setConnectionInitSql("SET SESSION time_zone = '" + timeZone + "'");
+        // the source accepted zero dates ('0000-00-00', '2024-00-00') under its own sql_mode: so must we
+        hc.setConnectionInitSql("SET SESSION time_zone = '" + timeZone + "', SESSION sql_mode = "
+                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')");
         // server-side statements, cached by the sink's own bounded cache, never by the driver
         hc.addDataSourceProperty("useServerPrepStmts", "true");
         hc.addDataSourceProperty("cachePrepStmts", "false");

@@ -117,6 +117,24 @@ class TypeFidelityTest {
     }
 
     @Test
+    void zeroDatesArriveEvenWhereTheServersSqlModeForbidsThem() throws Exception {
+        target.exec("DELETE FROM types");
+        Object[] row = new Object[table.columnCount()];
+        row[0] = 20L;
+        row[11] = "0000-00-00 00:00:00.000000";
+        row[13] = "2024-00-00";
+        // the sink's sessions start with a sql_mode that rejects zero dates, as MySQL 8's default does
+        try (TaskDriver driver = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
+                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=sql_mode='STRICT_TRANS_TABLES,"
+                        + "NO_ZERO_IN_DATE,NO_ZERO_DATE'"))) {
+            driver.put(RowChange.insert(table, row, Rows.ts(3000)));
+            driver.awaitApplied();
+        }
+        assertEquals(List.of(List.of("0000-00-00 00:00:00.000000", "2024-00-00")),
+                target.query("SELECT CAST(dt6 AS CHAR), CAST(dte AS CHAR) FROM types"));
+    }
+
+    @Test
     void timestampsAreWrittenInTheConfiguredSessionZone() throws Exception {
         target.exec("DELETE FROM types");
         Object[] row = new Object[table.columnCount()];

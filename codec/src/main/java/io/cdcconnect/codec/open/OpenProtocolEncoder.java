@@ -1,14 +1,17 @@
 package io.cdcconnect.codec.open;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.HandleKeys;
 import io.cdcconnect.codec.LargeMessageHandle;
 import io.cdcconnect.codec.MessageSize;
 import io.cdcconnect.codec.json.ByteSink;
 import io.cdcconnect.codec.json.GoJson;
+import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -54,6 +57,7 @@ public final class OpenProtocolEncoder {
     private final OpenProtocolOptions options;
     private final ByteSink scratch = new ByteSink(2048);
     private JsonGenerator gen = GoJson.generator(scratch);
+    private final GoText text = new GoText();
     private final ByteSink batchKey = new ByteSink(1024);
     private final ByteSink batchValue = new ByteSink(16 * 1024);
     private int batchRows;
@@ -86,30 +90,37 @@ public final class OpenProtocolEncoder {
         TableMeta meta = meta(row.table());
         boolean keysOnly = row.op() == RowChange.Op.DELETE && options.deleteOnlyHandleKeyColumns();
         Entry e = entry(row, meta, keysOnly, false);
-        int single = e.keyLength + e.value.length + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
+        int single = e.keyLength + e.valueLength() + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
         if (single > options.maxMessageBytes()) {
             if (options.largeMessageHandle() == LargeMessageHandle.NONE) {
                 throw tooLarge(row, single, "");
             }
             e = entry(row, meta, true, true);
-            single = e.keyLength + e.value.length + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
+            single = e.keyLength + e.valueLength() + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
             if (single > options.maxMessageBytes()) {
                 throw tooLarge(row, single, " even with only the handle-key columns");
             }
         }
         List<EncodedMessage> closed = List.of();
         if (batchRows > 0 && batchKey.size() + batchValue.size() + MessageSize.RECORD_OVERHEAD
-                + e.keyLength + e.value.length + ENTRY_FRAMING > options.maxMessageBytes()) {
+                + e.keyLength + e.valueLength() + ENTRY_FRAMING > options.maxMessageBytes()) {
             closed = new ArrayList<>(2);
             closed.add(closeBatch());
         }
         if (batchRows == 0) {
             batchKey.writeLongBE(BATCH_VERSION);
         }
+        // the entry is still in the scratch buffer: copy it into the batch once
         batchKey.writeLongBE(e.keyLength);
-        batchKey.write(e.keyBytes, 0, e.keyLength);
-        batchValue.writeLongBE(e.value.length);
-        batchValue.write(e.value, 0, e.value.length);
+        batchKey.write(scratch.buffer(), 0, e.keyLength);
+        batchValue.writeLongBE(e.valueLength());
+        if (e.compressed != null) {
+            batchValue.write(e.compressed, 0, e.compressed.length);
+        } else {
+            batchValue.write(scratch.buffer(), e.keyLength, e.valueLength());
+        }
+        scratch.reset();
+        scratch.trim(RETAINED_BUFFER);
         batchRows++;
         batchLastTs = row.commitTs();
         if (batchRows >= options.maxBatchSize()) {
@@ -141,15 +152,18 @@ public final class OpenProtocolEncoder {
                 + ", over max-message-bytes " + options.maxMessageBytes());
     }
 
-    /** A key and a (compressed) value, not yet framed. keyBytes is only valid until the next entry. */
+    /** Where the entry just written into the scratch buffer lies: key [0, keyLength), value after it or compressed. */
     private static final class Entry {
-        byte[] keyBytes;
         int keyLength;
-        byte[] value;
+        int valueEnd;
+        byte[] compressed;
+
+        int valueLength() {
+            return compressed != null ? compressed.length : valueEnd - keyLength;
+        }
     }
 
     private Entry entry(RowChange row, TableMeta meta, boolean keysOnly, boolean markKeysOnly) {
-        int col = -1;
         try {
             scratch.reset();
             OpenKey.row(row.commitTs(), meta.schema, meta.table, markKeysOnly).write(gen);
@@ -170,12 +184,11 @@ public final class OpenProtocolEncoder {
             gen.writeEndObject();
             gen.flush();
             Entry e = new Entry();
-            e.keyBytes = Arrays.copyOf(scratch.buffer(), keyEnd);
             e.keyLength = keyEnd;
-            byte[] value = scratch.toByteArray(keyEnd, scratch.size());
-            e.value = options.compression().compress(value);
-            scratch.reset();
-            scratch.trim(RETAINED_BUFFER);
+            e.valueEnd = scratch.size();
+            if (options.compression() != Compression.NONE) {
+                e.compressed = options.compression().compress(scratch.toByteArray(keyEnd, e.valueEnd));
+            }
             return e;
         } catch (ColumnException ce) {
             recover();
@@ -214,7 +227,7 @@ public final class OpenProtocolEncoder {
             gen.writeNumber(c.flags());
             gen.writeFieldName(F_V);
             try {
-                OpenValues.write(gen, c, image[i]);
+                OpenValues.write(gen, text, c, image[i]);
             } catch (RuntimeException e) {
                 throw new ColumnException(i, e);
             }
@@ -314,7 +327,7 @@ public final class OpenProtocolEncoder {
         final String schema;
         final String table;
         final List<ColumnInfo> columns;
-        final SerializedString[] names;
+        final SerializableString[] names;
         final int[] order;
         final boolean[] handleKey;
 
@@ -324,11 +337,11 @@ public final class OpenProtocolEncoder {
             table = t.table();
             columns = t.columns();
             int n = columns.size();
-            names = new SerializedString[n];
+            names = new SerializableString[n];
             byte[][] utf8 = new byte[n][];
             Integer[] idx = new Integer[n];
             for (int i = 0; i < n; i++) {
-                names[i] = new SerializedString(columns.get(i).name());
+                names[i] = GoText.name(columns.get(i).name());
                 utf8[i] = columns.get(i).name().getBytes(StandardCharsets.UTF_8);
                 idx[i] = i;
             }

@@ -4,6 +4,7 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.SqlBatch;
+import io.cdcconnect.sink.dml.TargetTable;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
 
@@ -11,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,25 +54,30 @@ public final class TransactionApplier {
         return out;
     }
 
-    private void plan(List<RowChange> rows, RowShape[] shapes, boolean safe, List<SqlBatch> out) {
-        Map<RowShape, List<RowChange>> byTable = new LinkedHashMap<>();
-        Map<RowShape, RowShape> canonical = new IdentityHashMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-            RowShape s = shapes[i];
-            // rows of one target table may come with distinct but equal shapes; group by target table
-            RowShape key = canonical.computeIfAbsent(s, x -> firstWithTarget(byTable, x));
-            byTable.computeIfAbsent(key, k -> new ArrayList<>()).add(rows.get(i));
-        }
-        for (Map.Entry<RowShape, List<RowChange>> e : byTable.entrySet()) {
-            builder.build(e.getKey(), e.getValue(), safe, out);
-        }
+    /** Consecutive rows of one target table written through one shape. */
+    private record Run(RowShape shape, List<RowChange> rows) {
     }
 
-    private static RowShape firstWithTarget(Map<RowShape, List<RowChange>> byTable, RowShape s) {
-        for (RowShape existing : byTable.keySet()) {
-            if (existing.target().equals(s.target()) && existing.columns().equals(s.columns())) return existing;
+    /**
+     * Groups rows per target table (tables are independent, so their order does not matter) and, within a table,
+     * into runs of one shape in source order: a table may arrive in two shapes (Avro deletes carry only the key),
+     * and an insert, delete and re-insert of one key must not be reordered by shape.
+     */
+    private void plan(List<RowChange> rows, RowShape[] shapes, boolean safe, List<SqlBatch> out) {
+        Map<TargetTable, List<Run>> byTable = new LinkedHashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            RowShape s = shapes[i];
+            List<Run> runs = byTable.computeIfAbsent(s.target(), k -> new ArrayList<>(1));
+            Run last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+            if (last == null || last.shape() != s) {
+                last = new Run(s, new ArrayList<>());
+                runs.add(last);
+            }
+            last.rows().add(rows.get(i));
         }
-        return s;
+        for (List<Run> runs : byTable.values()) {
+            for (Run run : runs) builder.build(run.shape(), run.rows(), safe, out);
+        }
     }
 
     /**

@@ -30,13 +30,15 @@ public final class RowShape {
     private final byte[] conversion;
     private final int[][] keyIndexes;
     private final boolean[][] keyCaseInsensitive;
+    private final boolean partialKeys;
     private final List<String> identityNames;
     private final int[] identityIndexes;
+    private final boolean[] identityCaseInsensitive;
     private final long tableSeed;
 
     private RowShape(TableInfo source, TargetTable target, List<String> columns, int[] sourceIndex, byte[] conversion,
-                     int[][] keyIndexes, boolean[][] keyCaseInsensitive, List<String> identityNames,
-                     int[] identityIndexes) {
+                     int[][] keyIndexes, boolean[][] keyCaseInsensitive, boolean partialKeys,
+                     List<String> identityNames, int[] identityIndexes) {
         this.source = source;
         this.target = target;
         this.columns = columns;
@@ -44,8 +46,14 @@ public final class RowShape {
         this.conversion = conversion;
         this.keyIndexes = keyIndexes;
         this.keyCaseInsensitive = keyCaseInsensitive;
+        this.partialKeys = partialKeys;
         this.identityNames = identityNames;
         this.identityIndexes = identityIndexes;
+        this.identityCaseInsensitive = new boolean[identityNames == null ? 0 : identityNames.size()];
+        for (int j = 0; j < identityCaseInsensitive.length; j++) {
+            TargetColumn c = target.column(identityNames.get(j));
+            identityCaseInsensitive[j] = c != null && c.caseInsensitive();
+        }
         this.tableSeed = KeyHasher.tableSeed(target.schema(), target.name());
     }
 
@@ -83,26 +91,35 @@ public final class RowShape {
         Map<String, Integer> sourcePos = new java.util.HashMap<>();
         for (int i = 0; i < source.columnCount(); i++) sourcePos.put(source.column(i).name().toLowerCase(Locale.ROOT), i);
 
-        // every unique key must be readable from the input, else rows of this table conflict table-wide
+        // a unique key whose columns are not all in the input cannot be hashed: such rows also take the table-wide key
         int[][] keyIndexes = new int[target.uniqueKeys().size()][];
         boolean[][] keyCi = new boolean[keyIndexes.length][];
-        for (int k = 0; keyIndexes != null && k < keyIndexes.length; k++) {
+        boolean partial = false;
+        boolean anyReadable = false;
+        for (int k = 0; k < keyIndexes.length; k++) {
             List<String> key = target.uniqueKeys().get(k);
-            keyIndexes[k] = new int[key.size()];
-            keyCi[k] = new boolean[key.size()];
-            for (int j = 0; j < key.size(); j++) {
+            int[] keyIdx = new int[key.size()];
+            boolean[] ci = new boolean[key.size()];
+            boolean readable = true;
+            for (int j = 0; j < key.size() && readable; j++) {
                 Integer p = sourcePos.get(key.get(j).toLowerCase(Locale.ROOT));
                 if (p == null) {
-                    keyIndexes = null;
-                    keyCi = null;
-                    break;
+                    readable = false;
+                } else {
+                    keyIdx[j] = p;
+                    TargetColumn tc = target.column(key.get(j));
+                    ci[j] = tc != null && tc.caseInsensitive();
                 }
-                keyIndexes[k][j] = p;
-                TargetColumn tc = target.column(key.get(j));
-                keyCi[k][j] = tc != null && tc.caseInsensitive();
+            }
+            if (readable) {
+                keyIndexes[k] = keyIdx;
+                keyCi[k] = ci;
+                anyReadable = true;
+            } else {
+                partial = true;
             }
         }
-        if (keyIndexes != null && keyIndexes.length == 0) {
+        if (!anyReadable) {
             keyIndexes = null;
             keyCi = null;
         }
@@ -121,7 +138,7 @@ public final class RowShape {
             }
         }
         return new RowShape(source, target, List.copyOf(names), sourceIndex, conversion, keyIndexes, keyCi,
-                identity, identityIndexes);
+                partial, identity, identityIndexes);
     }
 
     /** True when rows of {@code table} can use this shape: same instance, or same columns in the same order. */
@@ -188,23 +205,17 @@ public final class RowShape {
     /** A value that is equal for two images addressing the same target row by its identity key. */
     public Object identityOf(Object[] image) {
         if (identityIndexes == null) return null;
-        boolean[] ci = keyCaseInsensitive != null ? keyCaseInsensitive[identityKeyPosition()] : null;
         if (identityIndexes.length == 1) {
-            return KeyNormalizer.normalize(image[identityIndexes[0]], ci != null && ci[0]);
+            return KeyNormalizer.normalize(image[identityIndexes[0]], identityCaseInsensitive[0]);
         }
         List<Object> key = new ArrayList<>(identityIndexes.length);
         for (int j = 0; j < identityIndexes.length; j++) {
-            key.add(KeyNormalizer.normalize(image[identityIndexes[j]], ci != null && ci[j]));
+            key.add(KeyNormalizer.normalize(image[identityIndexes[j]], identityCaseInsensitive[j]));
         }
         return key;
     }
 
-    private int identityKeyPosition() {
-        List<String> identity = target.identityKey();
-        return Math.max(0, target.uniqueKeys().indexOf(identity));
-    }
-
-    /** Whether two changes to this table can only be ordered table-wide (no usable unique key). */
+    /** Whether changes to this table are ordered table-wide only (no unique key readable from the input). */
     public boolean tableWideConflicts() {
         return keyIndexes == null;
     }
@@ -215,6 +226,7 @@ public final class RowShape {
             out.add(KeyHasher.tableHash(tableSeed));
             return;
         }
+        if (partialKeys) out.add(KeyHasher.tableHash(tableSeed));
         if (row.before() != null) imageKeys(row.before(), out);
         if (row.after() != null) imageKeys(row.after(), out);
     }
@@ -222,6 +234,7 @@ public final class RowShape {
     private void imageKeys(Object[] image, LongList out) {
         for (int k = 0; k < keyIndexes.length; k++) {
             int[] cols = keyIndexes[k];
+            if (cols == null) continue;
             Object[] values = new Object[cols.length];
             boolean hasNull = false;
             for (int j = 0; j < cols.length; j++) {

@@ -36,6 +36,7 @@ public final class Pipeline implements AutoCloseable {
     private final String sourceDb;
     private final Target target;
     private final PipelineProgress progress;
+    private volatile List<String> tables = Workload.TABLES;
 
     private Pipeline(EmbeddedMariaDb mariaDb, ConnectCluster connect, String sourceDb, Target target) {
         this.mariaDb = mariaDb;
@@ -99,25 +100,36 @@ public final class Pipeline implements AutoCloseable {
 
     public Connection targetConnection() throws SQLException {
         return DriverManager.getConnection("jdbc:mysql://" + target.host() + ":" + target.port() + "/" + target.database()
-                        + "?useSSL=false&allowPublicKeyRetrieval=true&nullDatabaseMeansCurrent=true",
+                        + "?useSSL=false&allowPublicKeyRetrieval=true&nullDatabaseMeansCurrent=true"
+                        + "&connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true",
                 target.user(), target.password());
     }
 
-    /** Creates the source database and tables, and the same tables in the target database. */
+    /** Creates the source database and the workload's tables, and the same tables in the target database. */
     public void createSchemas() throws SQLException {
+        createSchemas(Workload.TABLES, Workload.DDL);
+    }
+
+    /**
+     * Creates the source database with {@code ddl}, the target database with the same statements, and makes
+     * {@link #compare()} look at {@code tableNames}.
+     */
+    public void createSchemas(List<String> tableNames, List<String> ddl) throws SQLException {
+        // (never drops anything: the target may be a user's server)
+        this.tables = List.copyOf(tableNames);
         try (Connection c = mariaDb.connect(null); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS `" + sourceDb + "`");
         }
-        try (Connection c = sourceConnection()) {
-            Workload.createTables(c);
+        try (Connection c = sourceConnection(); Statement s = c.createStatement()) {
+            for (String d : ddl) s.execute(d);
         }
         try (Connection c = DriverManager.getConnection("jdbc:mysql://" + target.host() + ":" + target.port()
                 + "/?useSSL=false&allowPublicKeyRetrieval=true", target.user(), target.password());
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS `" + target.database() + "`");
         }
-        try (Connection c = targetConnection()) {
-            Workload.createTables(c);
+        try (Connection c = targetConnection(); Statement s = c.createStatement()) {
+            for (String d : ddl) s.execute(d);
         }
     }
 
@@ -162,7 +174,7 @@ public final class Pipeline implements AutoCloseable {
 
     public List<TableComparison.Result> compare() throws SQLException {
         try (Connection s = sourceConnection(); Connection t = targetConnection()) {
-            return TableComparison.compareAll(s, sourceDb, t, target.database(), Workload.TABLES);
+            return TableComparison.compareAll(s, sourceDb, t, target.database(), tables);
         }
     }
 

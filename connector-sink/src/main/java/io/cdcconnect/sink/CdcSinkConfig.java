@@ -121,7 +121,9 @@ public final class CdcSinkConfig extends AbstractConfig {
                 GROUP_APPLY, ++o, Width.SHORT, "Workers");
         d.define(MAX_TXN_ROWS, Type.INT, 4096, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 "Largest downstream transaction. A source transaction with more rows is split into parts of this "
-                        + "size, each committed on its own (a reader may then see it half applied).",
+                        + "size, each committed on its own (a reader may then see it half applied). Workers also "
+                        + "commit several small, independent source transactions together, whole, up to this many "
+                        + "rows; 1 makes every row its own statement and commit.",
                 GROUP_APPLY, ++o, Width.SHORT, "Max rows per transaction");
         d.define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                 "Bytes of records held between Kafka and the target. When full, put() waits for workers to "

@@ -117,6 +117,29 @@ class TypeFidelityTest {
     }
 
     @Test
+    void largeRowsStayUnderMaxAllowedPacket() throws Exception {
+        long maxPacket = Long.parseLong(target.query("SELECT @@max_allowed_packet").get(0).get(0));
+        target.exec("CREATE TABLE IF NOT EXISTS big (id BIGINT PRIMARY KEY, payload LONGBLOB)", "DELETE FROM big");
+        TableInfo big = TableInfo.of(source.name(), "big", List.of(
+                ColumnInfo.of("id", MySqlType.LONGLONG, ColumnFlags.PRIMARY_KEY),
+                ColumnInfo.of("payload", MySqlType.LONG_BLOB, ColumnFlags.BINARY | ColumnFlags.NULLABLE)));
+        // 12 rows of an eighth of the packet each: 8 of them in one statement would not fit
+        byte[] payload = new byte[(int) (maxPacket / 8)];
+        java.util.Arrays.fill(payload, (byte) 0x5a);
+        RowChange[] rows = new RowChange[12];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = RowChange.insert(big, new Object[]{(long) i, payload}, Rows.ts(4000));
+        }
+        try (TaskDriver driver = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
+                "safe.mode", "always"))) {
+            driver.put(rows);
+            driver.awaitApplied();
+        }
+        assertEquals(List.of(List.of("12", Long.toString(12 * (maxPacket / 8)))),
+                target.query("SELECT COUNT(*), SUM(LENGTH(payload)) FROM big"));
+    }
+
+    @Test
     void zeroDatesArriveEvenWhereTheServersSqlModeForbidsThem() throws Exception {
         target.exec("DELETE FROM types");
         Object[] row = new Object[table.columnCount()];

@@ -115,6 +115,14 @@ public final class Pipeline implements AutoCloseable {
      * {@link #compare()} look at {@code tableNames}.
      */
     public void createSchemas(List<String> tableNames, List<String> ddl) throws SQLException {
+        createSchemas(tableNames, ddl, true);
+    }
+
+    /**
+     * As {@link #createSchemas(List, List)}; with {@code tablesDownstream} false the target database is created empty,
+     * for the sink to create the tables from the DDL it receives.
+     */
+    public void createSchemas(List<String> tableNames, List<String> ddl, boolean tablesDownstream) throws SQLException {
         // (never drops anything: the target may be a user's server)
         this.tables = List.copyOf(tableNames);
         try (Connection c = mariaDb.connect(null); Statement s = c.createStatement()) {
@@ -128,9 +136,15 @@ public final class Pipeline implements AutoCloseable {
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS `" + target.database() + "`");
         }
+        if (!tablesDownstream) return;
         try (Connection c = targetConnection(); Statement s = c.createStatement()) {
             for (String d : ddl) s.execute(d);
         }
+    }
+
+    /** Makes {@link #compare()} look at these tables from now on. */
+    public void compareTables(List<String> tableNames) {
+        this.tables = List.copyOf(tableNames);
     }
 
     /** The values that fill the placeholders of {@code config/*.json}. */

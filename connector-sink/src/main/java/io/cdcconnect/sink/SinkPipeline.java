@@ -213,7 +213,9 @@ public final class SinkPipeline implements AutoCloseable {
     private void releaseIfComplete(String topic) {
         if (!barrier.complete(topic)) return;
         HeldDdl held = heldDdls.remove(topic);
-        java.util.Set<SourcePartition> partitions = barrier.release(topic);
+        Set<SourcePartition> partitions = barrier.release(topic);
+        // every partition that held it was revoked: its new owner runs the statement
+        if (partitions.isEmpty()) return;
         applyDdl(held.ddl(), held.partition(), held.offset());
         for (SourcePartition p : partitions) {
             ArrayDeque<Held> q = stashed.remove(p);

@@ -125,6 +125,47 @@ class MessageOffsetsTest {
     }
 
     @Test
+    void closingTheEncoderFromAnotherThreadEndsAnEncodeInProgress() throws Exception {
+        List<Outgoing> events = interleaved(2_000);
+        // A slow encoder (5 ms per event) so that work is still queued when the task is stopped.
+        GroupEncoder enc = new GroupEncoder(1, 1 << 30, 1, () -> {
+            io.cdcconnect.codec.EventEncoder real = EventEncoders.create(EventEncoders.CANAL_JSON, Map.of());
+            return new io.cdcconnect.codec.EventEncoder() {
+                public List<io.cdcconnect.codec.EncodedMessage> encode(String topic, ChangeEvent event) {
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return real.encode(topic, event);
+                }
+
+                public List<io.cdcconnect.codec.EncodedMessage> flush() {
+                    return real.flush();
+                }
+
+                public String format() {
+                    return real.format();
+                }
+            };
+        }, false, false, true);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread poller = new Thread(() -> {
+            try {
+                enc.encode(events);
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        poller.start();
+        Thread.sleep(100);
+        enc.close();
+        poller.join(10_000);
+        assertTrue(!poller.isAlive(), "the encoding thread is not left waiting");
+        assertTrue(failure.get() != null, "the unfinished encode fails instead of returning part of the poll");
+    }
+
+    @Test
     void canalJsonMessagesEachCarryTheirOwnRowsOffset() {
         List<Outgoing> events = interleaved(10);
         MessageEncoder enc = new PartitionedEncoder(() -> {

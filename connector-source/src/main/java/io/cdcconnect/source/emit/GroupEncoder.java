@@ -30,6 +30,7 @@ public final class GroupEncoder implements MessageEncoder {
     private final boolean watermarks;
     private final boolean ddlEverywhere;
     private final boolean ddl;
+    private volatile boolean closed;
 
     public GroupEncoder(int threads, long maxInFlightBytes, int chunk, Supplier<EventEncoder> encoders,
                         boolean watermarks, boolean ddlEverywhere, boolean ddl) {
@@ -70,19 +71,31 @@ public final class GroupEncoder implements MessageEncoder {
                 // first what must make room (this thread does both).
                 while (taken < tasks.size() && group.pending() > 0
                         && group.inFlightBytes() + size > group.config().maxInFlightBytes()) {
-                    collect(group.take(), tasks.get(taken++), out);
+                    collect(next(), tasks.get(taken++), out);
                 }
                 Outgoing first = events.get(task.get(0));
                 group.submit(first.topic(), first.partition(), ev, task);
             }
             while (taken < tasks.size()) {
-                collect(group.take(), tasks.get(taken++), out);
+                collect(next(), tasks.get(taken++), out);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while encoding", e);
         }
         return out;
+    }
+
+    /**
+     * The next result, waiting in short steps: {@link #close()} comes from another thread (Connect's stop) and drops
+     * queued work, whose results would then never come.
+     */
+    private EncoderGroup.Result<Integer> next() throws InterruptedException {
+        while (true) {
+            EncoderGroup.Result<Integer> r = group.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (r != null) return r;
+            if (closed) throw new IllegalStateException("encoder closed while encoding (task stopping)");
+        }
     }
 
     private static void collect(EncoderGroup.Result<Integer> result, List<Integer> task, List<Message> out) {
@@ -114,6 +127,7 @@ public final class GroupEncoder implements MessageEncoder {
 
     @Override
     public void close() {
+        closed = true;
         group.close();
     }
 }

@@ -36,6 +36,8 @@ public class CdcSourceTask extends SourceTask {
     private long lastWatermarkAt;
     private String name;
     private LongSupplier clock = System::currentTimeMillis;
+    /** Set by stop(), which Connect calls from another thread while poll() may be running. */
+    private volatile boolean stopping;
 
     @Override
     public String version() {
@@ -80,6 +82,7 @@ public class CdcSourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        if (stopping) return null;
         List<SourceRecord> in = debezium.poll();
         List<Outgoing> events = new ArrayList<>();
         if (in != null) {
@@ -105,6 +108,7 @@ public class CdcSourceTask extends SourceTask {
         try {
             messages = encoder.encode(events);
         } catch (RuntimeException e) {
+            if (stopping) return null; // the encoder was closed under us; nothing of this poll was handed over
             throw new ConnectException("source task " + name + " cannot encode: " + e.getMessage(), e);
         }
         return toRecords(events, messages);
@@ -169,6 +173,7 @@ public class CdcSourceTask extends SourceTask {
 
     @Override
     public void stop() {
+        stopping = true;
         if (debezium != null) debezium.stop();
         if (encoder != null) encoder.close();
         if (keyCatalog != null) keyCatalog.close();

@@ -324,10 +324,22 @@ public final class CanalJsonEncoder {
                 t.appendRaw(NULL);
             } else {
                 t.appendByte('"');
-                try {
-                    CanalValues.append(t, columns.get(col), v);
-                } catch (RuntimeException e) {
-                    throw new ImageException(col, e);
+                // the common cases by a per-table kind; anything unusual through the general formatter
+                int kind = meta.kinds[col];
+                if (kind == TableMeta.SIGNED && v instanceof Long l) {
+                    t.appendLong(l);
+                } else if (kind == TableMeta.UNSIGNED && v instanceof Long l) {
+                    t.appendUnsigned(l);
+                } else if (kind == TableMeta.TEXT && v instanceof String str) {
+                    t.appendString(str);
+                } else if (kind == TableMeta.LATIN1 && v instanceof byte[] b) {
+                    t.appendLatin1(b);
+                } else {
+                    try {
+                        CanalValues.append(t, columns.get(col), v);
+                    } catch (RuntimeException e) {
+                        throw new ImageException(col, e);
+                    }
                 }
                 t.appendByte('"');
             }
@@ -351,6 +363,7 @@ public final class CanalJsonEncoder {
         byte[] out = sink.toByteArray();
         sink.reset();
         sink.trim(RETAINED_BUFFER);
+        text.trim();
         return out;
     }
 
@@ -413,6 +426,15 @@ public final class CanalJsonEncoder {
         final SerializableString mysqlTypeJson;
         /** Unsigned TINYINT/SMALLINT/INT/BIGINT columns, whose sqlType depends on the value. */
         final int[] promotable;
+        /** Largest unsigned value that keeps the base sqlType, per promotable column. */
+        final long[] promoteAbove;
+        static final int OTHER = 0;
+        static final int SIGNED = 1;
+        static final int UNSIGNED = 2;
+        static final int TEXT = 3;
+        static final int LATIN1 = 4;
+        /** How each column's usual Java value is written (see writeImage). */
+        final int[] kinds;
 
         TableMeta(TableInfo t, boolean fullTypes) {
             info = t;
@@ -446,6 +468,33 @@ public final class CanalJsonEncoder {
                     && (columns.get(i).type() == MySqlType.TINY || columns.get(i).type() == MySqlType.SHORT
                     || columns.get(i).type() == MySqlType.LONG || columns.get(i).type() == MySqlType.LONGLONG))
                     .toArray();
+            promoteAbove = new long[promotable.length];
+            for (int k = 0; k < promotable.length; k++) {
+                switch (columns.get(promotable[k]).type()) {
+                    case TINY -> promoteAbove[k] = Byte.MAX_VALUE;
+                    case SHORT -> promoteAbove[k] = Short.MAX_VALUE;
+                    case LONG -> promoteAbove[k] = Integer.MAX_VALUE;
+                    default -> promoteAbove[k] = Long.MAX_VALUE;
+                }
+            }
+            kinds = new int[n];
+            for (int i = 0; i < n; i++) {
+                ColumnInfo c = columns.get(i);
+                MySqlType type = c.type();
+                if (type.isInteger()) {
+                    kinds[i] = c.unsigned() ? UNSIGNED : SIGNED;
+                } else if (type == MySqlType.YEAR) {
+                    kinds[i] = SIGNED;
+                } else if (type == MySqlType.BIT || type == MySqlType.ENUM || type == MySqlType.SET) {
+                    kinds[i] = UNSIGNED;
+                } else if (CanalTypes.binaryString(c) || type == MySqlType.GEOMETRY) {
+                    kinds[i] = LATIN1;
+                } else if (type.isStringFamily() || type.isTemporal() || type == MySqlType.JSON) {
+                    kinds[i] = TEXT;
+                } else {
+                    kinds[i] = OTHER;
+                }
+            }
             ByteSink out = new ByteSink(64 * (n + 1));
             try (JsonGenerator g = GoJson.generator(out)) {
                 if (n == 0) {
@@ -476,8 +525,14 @@ public final class CanalJsonEncoder {
 
         /** True when some unsigned value exceeds its signed type, so sqlType must be written column by column. */
         boolean promotes(Object[] image) {
-            for (int i : promotable) {
-                if (CanalTypes.sqlType(columns.get(i), baseSqlTypes[i], image[i]) != baseSqlTypes[i]) return true;
+            for (int k = 0; k < promotable.length; k++) {
+                Object v = image[promotable[k]];
+                if (v instanceof Long l) {
+                    if (Long.compareUnsigned(l, promoteAbove[k]) > 0) return true;
+                } else if (v != null) {
+                    int i = promotable[k];
+                    if (CanalTypes.sqlType(columns.get(i), baseSqlTypes[i], v) != baseSqlTypes[i]) return true;
+                }
             }
             return false;
         }

@@ -36,6 +36,7 @@ public final class GoText {
     }
 
     private byte[] buf = new byte[512];
+    private char[] chars = new char[256];
     private int len;
 
     public byte[] buffer() {
@@ -49,6 +50,13 @@ public final class GoText {
     public GoText reset() {
         len = 0;
         return this;
+    }
+
+    /** Drops buffers that grew for one huge value, so an encoder does not keep them (call between messages). */
+    public void trim() {
+        if (buf.length > (1 << 20)) buf = new byte[512];
+        if (chars.length > (1 << 19)) chars = new char[256];
+        len = 0;
     }
 
     private void ensure(int n) {
@@ -78,39 +86,45 @@ public final class GoText {
     public GoText appendString(String s) {
         int n = s.length();
         ensure(n * 6);
+        if (chars.length < n) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        // one bulk copy (vectorized for Latin-1 strings) instead of charAt's per-call coder and bounds checks
+        s.getChars(0, n, chars, 0);
+        char[] cs = chars;
         byte[] b = buf;
         for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
+            char c = cs[i];
             if (c < 0x80 && ESCAPE[c] == 0) {
                 b[len++] = (byte) c;
             } else if (c < 0x80) {
                 ascii(c);
             } else if (c < 0x800) {
-                buf[len++] = (byte) (0xC0 | (c >> 6));
-                buf[len++] = (byte) (0x80 | (c & 0x3F));
+                b[len++] = (byte) (0xC0 | (c >> 6));
+                b[len++] = (byte) (0x80 | (c & 0x3F));
             } else if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                    int cp = Character.toCodePoint(c, s.charAt(++i));
-                    buf[len++] = (byte) (0xF0 | (cp >> 18));
-                    buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                    buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                    buf[len++] = (byte) (0x80 | (cp & 0x3F));
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(cs[i + 1])) {
+                    int cp = Character.toCodePoint(c, cs[++i]);
+                    b[len++] = (byte) (0xF0 | (cp >> 18));
+                    b[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    b[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    b[len++] = (byte) (0x80 | (cp & 0x3F));
                 } else {
-                    buf[len++] = (byte) 0xEF;
-                    buf[len++] = (byte) 0xBF;
-                    buf[len++] = (byte) 0xBD;
+                    b[len++] = (byte) 0xEF;
+                    b[len++] = (byte) 0xBF;
+                    b[len++] = (byte) 0xBD;
                 }
             } else if (c == 0x2028 || c == 0x2029) {
-                buf[len++] = '\\';
-                buf[len++] = 'u';
-                buf[len++] = '2';
-                buf[len++] = '0';
-                buf[len++] = '2';
-                buf[len++] = (byte) (c == 0x2028 ? '8' : '9');
+                b[len++] = '\\';
+                b[len++] = 'u';
+                b[len++] = '2';
+                b[len++] = '0';
+                b[len++] = '2';
+                b[len++] = (byte) (c == 0x2028 ? '8' : '9');
             } else {
-                buf[len++] = (byte) (0xE0 | (c >> 12));
-                buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                buf[len++] = (byte) (0x80 | (c & 0x3F));
+                b[len++] = (byte) (0xE0 | (c >> 12));
+                b[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[len++] = (byte) (0x80 | (c & 0x3F));
             }
         }
         return this;

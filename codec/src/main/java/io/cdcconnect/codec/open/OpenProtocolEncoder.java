@@ -121,6 +121,7 @@ public final class OpenProtocolEncoder {
         }
         scratch.reset();
         scratch.trim(RETAINED_BUFFER);
+        text.trim();
         batchRows++;
         batchLastTs = row.commitTs();
         if (batchRows >= options.maxBatchSize()) {

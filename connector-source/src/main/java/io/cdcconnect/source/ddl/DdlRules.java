@@ -17,9 +17,11 @@ import java.util.regex.Pattern;
  *       {@code CREATE DATABASE} and {@code CREATE TABLE} for its schema history. Only the creating statements are
  *       forwarded, rewritten to {@code CREATE ... IF NOT EXISTS}, so a downstream that already has the tables (and
  *       their rows) keeps them. Every snapshot {@code DROP} is held back: replaying it would wipe downstream data.</li>
- *   <li>While streaming, every statement that changes schema ({@code CREATE}, {@code ALTER}, {@code DROP},
- *       {@code RENAME}, {@code TRUNCATE}) is forwarded unchanged: the source really ran it.</li>
- *   <li>Anything else (e.g. {@code GRANT}, {@code FLUSH}, {@code ANALYZE}) is not forwarded.</li>
+ *   <li>While streaming, every statement that changes a table, index, view or database ({@code CREATE},
+ *       {@code ALTER}, {@code DROP}, {@code RENAME TABLE}, {@code TRUNCATE}) is forwarded unchanged: the source
+ *       really ran it.</li>
+ *   <li>Anything else is not forwarded: triggers, routines and events (run downstream they would act a second time
+ *       on rows the binlog already carries), users and roles, {@code GRANT}, {@code FLUSH}, {@code ANALYZE}.</li>
  * </ul>
  */
 public final class DdlRules {
@@ -31,6 +33,11 @@ public final class DdlRules {
     private static final Pattern CREATE_DATABASE = Pattern.compile(
             "^CREATE\\s+(DATABASE|SCHEMA)\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
     private static final Pattern WORDS = Pattern.compile("[A-Za-z_]+");
+    private static final java.util.Set<String> OBJECT_KEYWORDS = java.util.Set.of("TABLE", "INDEX", "VIEW",
+            "DATABASE", "SCHEMA", "TRIGGER", "PROCEDURE", "FUNCTION", "EVENT", "USER", "ROLE", "SERVER", "SEQUENCE",
+            "TABLESPACE", "LOGFILE", "PACKAGE", "SPATIAL_REFERENCE_SYSTEM", "RESOURCE", "AGGREGATE");
+    private static final java.util.Set<String> SCHEMA_OBJECTS = java.util.Set.of("TABLE", "INDEX", "VIEW", "DATABASE",
+            "SCHEMA");
 
     private DdlRules() {
     }
@@ -48,7 +55,7 @@ public final class DdlRules {
         String stmt = stripLeadingComments(ddl).trim();
         if (stmt.endsWith(";")) stmt = stmt.substring(0, stmt.length() - 1).trim();
         if (stmt.isEmpty()) return Optional.empty();
-        String[] words = firstWords(stmt, 4);
+        String[] words = firstWords(stmt, 16);
         String first = words[0];
         if (snapshot) {
             if (!"CREATE".equals(first)) return Optional.empty();
@@ -69,7 +76,15 @@ public final class DdlRules {
             return Optional.empty();
         }
         switch (first) {
-            case "CREATE": case "ALTER": case "DROP": case "RENAME": case "TRUNCATE":
+            case "CREATE": case "ALTER": case "DROP":
+                // Tables, indexes, views and databases only: a trigger, routine or event run downstream would act a
+                // second time on rows the binlog already carries, and users/roles are the target's own business.
+                if (!SCHEMA_OBJECTS.contains(objectWord(words))) return Optional.empty();
+                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+            case "RENAME":
+                if (!objectWord(words).equals("TABLE")) return Optional.empty();
+                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+            case "TRUNCATE":
                 return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
             default:
                 return Optional.empty();
@@ -79,7 +94,7 @@ public final class DdlRules {
     /** Canal-JSON's event type for a statement, as TiCDC maps TiDB's DDL actions. */
     public static DdlChange.Kind kind(String statement) {
         String stmt = stripLeadingComments(statement).trim();
-        return kind(firstWords(stmt, 4), stmt);
+        return kind(firstWords(stmt, 16), stmt);
     }
 
     private static DdlChange.Kind kind(String[] w, String stmt) {
@@ -105,16 +120,13 @@ public final class DdlRules {
         }
     }
 
-    /** The word naming what a CREATE/DROP acts on, skipping modifiers such as OR REPLACE, UNIQUE, TEMPORARY. */
+    /**
+     * The word naming what a CREATE/ALTER/DROP/RENAME acts on: the first object keyword after the verb, so modifiers
+     * (OR REPLACE, UNIQUE, TEMPORARY, ALGORITHM=..., DEFINER=`u`@`h`, SQL SECURITY ...) are passed over.
+     */
     private static String objectWord(String[] w) {
         for (int i = 1; i < w.length; i++) {
-            switch (w[i]) {
-                case "OR": case "REPLACE": case "UNIQUE": case "FULLTEXT": case "SPATIAL": case "TEMPORARY":
-                case "ONLINE": case "OFFLINE": case "IGNORE": case "ALGORITHM": case "DEFINER": case "SQL":
-                    continue;
-                default:
-                    return w[i];
-            }
+            if (OBJECT_KEYWORDS.contains(w[i])) return w[i];
         }
         return "";
     }

@@ -47,6 +47,25 @@ class DdlRulesTest {
         assertTrue(stream("FLUSH TABLES").isEmpty());
         assertTrue(stream("GRANT SELECT ON *.* TO x").isEmpty());
         assertTrue(stream("SET @x = 1").isEmpty());
+        assertEquals(DdlChange.Kind.QUERY, stream("DROP DATABASE d2").orElseThrow().kind());
+        assertEquals("CREATE OR REPLACE VIEW v AS SELECT 1", stream("CREATE OR REPLACE VIEW v AS SELECT 1").orElseThrow().query());
+    }
+
+    @Test
+    void triggersRoutinesEventsAndUsersStayAtTheSource() {
+        assertTrue(stream("CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1").isEmpty());
+        assertTrue(stream("CREATE DEFINER=`root`@`%` TRIGGER trg AFTER UPDATE ON t FOR EACH ROW SET @x = 1").isEmpty());
+        assertTrue(stream("DROP TRIGGER trg").isEmpty());
+        assertTrue(stream("CREATE PROCEDURE p() BEGIN END").isEmpty());
+        assertTrue(stream("CREATE FUNCTION f() RETURNS INT RETURN 1").isEmpty());
+        assertTrue(stream("CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO DELETE FROM t").isEmpty());
+        assertTrue(stream("CREATE USER u").isEmpty());
+        assertTrue(stream("ALTER USER u IDENTIFIED BY 'x'").isEmpty());
+        assertTrue(stream("RENAME USER a TO b").isEmpty());
+        DdlChange view = stream("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v`"
+                + " AS select 1 AS `a`").orElseThrow();
+        assertEquals(DdlChange.Kind.CREATE, view.kind());
+        assertEquals(DdlChange.Kind.CREATE, stream("CREATE TABLE `trigger` (a int)").orElseThrow().kind());
     }
 
     @Test

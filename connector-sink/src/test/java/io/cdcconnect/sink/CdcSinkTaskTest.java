@@ -189,6 +189,17 @@ class CdcSinkTaskTest {
     }
 
     @Test
+    void databaseLevelDdlOfARenamedDatabaseIsSkipped() throws Exception {
+        startTask("always");
+        task.put(List.of(record(new DdlChange("", "", "DROP DATABASE IF EXISTS `" + source.name() + "`",
+                DdlChange.Kind.QUERY, Rows.ts(3000))), record(new DdlChange(source.name(), "", "DROP DATABASE "
+                + source.name(), DdlChange.Kind.QUERY, Rows.ts(3001)))));
+        waitApplied(offset);
+        assertEquals(1, target.query("SHOW DATABASES LIKE '" + source.name() + "'").size());
+        assertEquals(1, target.query("SHOW DATABASES LIKE '" + target.name() + "'").size());
+    }
+
+    @Test
     void aTableAlteredOutsideTheStreamIsReadAgain() throws Exception {
         startTask("always");
         TableInfo t = Rows.idValue(source.name(), "items");

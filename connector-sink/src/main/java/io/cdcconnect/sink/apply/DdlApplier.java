@@ -20,7 +20,8 @@ public final class DdlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
     private static final Pattern DATABASE_DDL = Pattern.compile(
-            "^\\s*(/\\*.*?\\*/\\s*)*(CREATE|DROP|ALTER)\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+            "^\\s*(/\\*.*?\\*/\\s*)*(CREATE|DROP|ALTER)\\s+(DATABASE|SCHEMA)\\b(\\s+IF\\s+(NOT\\s+)?EXISTS)?"
+                    + "\\s*(`((?:[^`]|``)+)`|([^\\s;`]+))?", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final int REMEMBERED = 1024;
 
     private final DataSource dataSource;
@@ -54,7 +55,12 @@ public final class DdlApplier {
             LOG.debug("DDL at commitTs {} already executed, skipped ({})", ddl.commitTs(), origin);
             return false;
         }
-        if (renamed && DATABASE_DDL.matcher(ddl.query()).find()) {
+        java.util.regex.Matcher db = DATABASE_DDL.matcher(ddl.query());
+        boolean databaseLevel = db.find();
+        String named = !databaseLevel ? null : db.group(7) != null ? db.group(7).replace("``", "`") : db.group(8);
+        // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
+        if (databaseLevel && (renamed || (named != null && schemaMap.containsKey(named)
+                && !schemaMap.get(named).equals(named)))) {
             LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
                     targetSchema, origin);
             recent.put(key, Boolean.TRUE);

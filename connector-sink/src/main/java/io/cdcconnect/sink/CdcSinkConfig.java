@@ -80,8 +80,9 @@ public final class CdcSinkConfig extends AbstractConfig {
         d.define(TIMESTAMP_TIME_ZONE, Type.STRING, "+00:00", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
                 "Session time_zone of every sink connection. TIMESTAMP values arrive as text without a zone and are "
                         + "interpreted in this zone, so it must match the zone the producer wrote them in: +00:00 for "
-                        + "cdc-connect's source and for TiCDC (which writes TIMESTAMPs in UTC unless its changefeed "
-                        + "sets another time-zone). Named zones need the server's time zone tables.",
+                        + "cdc-connect's source; for a TiCDC changefeed, the time zone of the TiCDC server (its --tz, "
+                        + "by default the host's zone). Offsets (+08:00) always work; named zones need the target's "
+                        + "time zone tables.",
                 GROUP_CONNECTION, ++o, Width.SHORT, "TIMESTAMP time zone");
 
         o = 0;

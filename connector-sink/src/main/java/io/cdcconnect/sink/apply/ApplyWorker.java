@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One apply thread with its own pooled connection (held for the worker's life, so that its statement cache stays
- * valid). Takes transactions whose dependencies are done, writes them, retries transient errors with backoff.
+ * valid). Takes transactions whose dependencies are done (several at once when the queue is long: they share no key,
+ * so they are committed together), writes them, retries transient errors with backoff. A group that fails for good is
+ * applied again one transaction at a time, so that the error names the transaction at fault.
  */
 public final class ApplyWorker implements Runnable {
 

@@ -8,6 +8,7 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** Model values to Canal-JSON's strings and back (TiCDC's {@code formatValue} and its decoder's inverse). */
 final class CanalValues {
@@ -100,8 +101,10 @@ final class CanalValues {
                 return c.unsigned() ? parseUnsigned(s) : parseSigned(s);
             case YEAR:
                 return parseSigned(s);
-            case BIT: case ENUM: case SET:
+            case BIT:
                 return parseUnsigned(s);
+            case ENUM: case SET:
+                return enumOrSet(c, s);
             case FLOAT:
                 return Float.parseFloat(s);
             case DOUBLE:
@@ -116,6 +119,49 @@ final class CanalValues {
                 }
                 return s;
         }
+    }
+
+    /**
+     * TiCDC sends an ENUM's index and a SET's bitmask; Alibaba Canal sends their text. Text is mapped through the
+     * elements of the column definition ("enum('a','b')"), which content-compatible and Canal messages carry.
+     */
+    private static Long enumOrSet(ColumnInfo c, String s) {
+        if (!s.isEmpty() && Character.isDigit(s.charAt(0))) {
+            try {
+                return Long.parseUnsignedLong(s);
+            } catch (NumberFormatException ignored) {
+                // an element that starts with a digit: fall through to the names
+            }
+        }
+        List<String> elements = c.elements();
+        if (elements.isEmpty()) {
+            throw new IllegalArgumentException("not a number, and the column type lists no elements to look it up in");
+        }
+        if (c.type() == MySqlType.ENUM) {
+            if (s.isEmpty()) return 0L; // MySQL's error value
+            for (int i = 0; i < elements.size(); i++) {
+                if (elements.get(i).equalsIgnoreCase(s)) return (long) (i + 1);
+            }
+            throw new IllegalArgumentException("not one of the enum's " + elements.size() + " elements");
+        }
+        long mask = 0;
+        if (!s.isEmpty()) {
+            for (String part : s.split(",", -1)) {
+                int i = indexOfIgnoreCase(elements, part);
+                if (i < 0 || i >= 64) {
+                    throw new IllegalArgumentException("not a member of the set's " + elements.size() + " elements");
+                }
+                mask |= 1L << i;
+            }
+        }
+        return mask;
+    }
+
+    private static int indexOfIgnoreCase(List<String> elements, String s) {
+        for (int i = 0; i < elements.size(); i++) {
+            if (elements.get(i).equalsIgnoreCase(s)) return i;
+        }
+        return -1;
     }
 
     private static Long parseSigned(String s) {

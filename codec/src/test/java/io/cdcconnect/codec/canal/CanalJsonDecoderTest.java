@@ -51,6 +51,10 @@ class CanalJsonDecoderTest {
         RowChange e = (RowChange) decode(d, row("INSERT", "enum('a','b''c')", "\"2\"")).get(0);
         assertEquals(List.of("a", "b'c"), e.table().column(1).elements());
         assertEquals(2L, e.after()[1]);
+        RowChange set = (RowChange) decode(d, row("INSERT", "set('x','y','z')", "\"x,z\"")).get(0);
+        assertEquals(5L, set.after()[1], "Canal's text form of a SET maps to its bitmask");
+        assertThrows(CodecException.class, () -> decode(d, row("INSERT", "enum", "\"red\"")),
+                "an enum name cannot be mapped without the element list");
 
         RowChange bin = (RowChange) decode(d, row("INSERT", "varbinary", "\"\\u00ff\\u0000\"")).get(0);
         assertTrue(bin.table().column(1).binary());
@@ -107,5 +111,36 @@ class CanalJsonDecoderTest {
         assertEquals(DdlChange.Kind.ALTER, ddl.kind());
         assertEquals(5L << 18, ddl.commitTs());
         assertEquals(new Watermark(-1L), ev.get(1));
+    }
+
+    /** Alibaba Canal's own flat messages: full column definitions, several rows, old with changed columns only. */
+    @Test
+    void readsCanalStyleMessagesWithFullDefinitionsAndPartialOld() {
+        String msg = "{\"data\":[{\"id\":\"1\",\"flag\":\"1\",\"amount\":\"0012.50\",\"at\":\"2024-01-02 03:04:05.678\",\"tag\":\"b\"},"
+                + "{\"id\":\"2\",\"flag\":\"0\",\"amount\":null,\"at\":\"2024-01-02 03:04:06.000\",\"tag\":\"a\"}],"
+                + "\"database\":\"shop\",\"es\":1704164645000,\"id\":7,\"isDdl\":false,"
+                + "\"mysqlType\":{\"id\":\"int(11) unsigned zerofill\",\"flag\":\"tinyint(1)\",\"amount\":\"decimal(6,2)\","
+                + "\"at\":\"datetime(3)\",\"tag\":\"enum('a','b')\"},"
+                + "\"old\":[{\"flag\":\"0\"},{\"tag\":\"b\"}],\"pkNames\":[\"id\"],\"sql\":\"\","
+                + "\"sqlType\":{\"id\":4,\"flag\":-6,\"amount\":3,\"at\":93,\"tag\":4},\"table\":\"orders\","
+                + "\"ts\":1704164645123,\"type\":\"UPDATE\"}";
+        List<ChangeEvent> ev = decode(new CanalJsonDecoder(), msg);
+        assertEquals(2, ev.size());
+        RowChange first = (RowChange) ev.get(0);
+        RowChange second = (RowChange) ev.get(1);
+        assertSame(first.table(), second.table());
+        ColumnInfo id = first.table().column(0);
+        assertTrue(id.unsigned() && id.primaryKey());
+        assertEquals("int(11) unsigned zerofill", id.columnType());
+        assertEquals(6, first.table().column(2).length());
+        assertEquals(3, first.table().column(3).fsp());
+        assertEquals(List.of("a", "b"), first.table().column(4).elements());
+        assertEquals(new BigDecimal("12.50"), first.after()[2]);
+        assertEquals(0L, first.before()[1]);
+        assertEquals(1L, first.after()[1]);
+        assertEquals("2024-01-02 03:04:05.678", first.before()[3], "unchanged column taken from data");
+        assertEquals(2L, second.before()[4]);
+        assertEquals(null, second.after()[2]);
+        assertEquals(1704164645000L << 18, second.commitTs());
     }
 }

@@ -132,7 +132,7 @@ class CdcSinkTaskTest {
         TableInfo t = Rows.idValue(source.name(), "items");
         task.put(List.of(record(RowChange.insert(t, new Object[]{5L, "again"}, Rows.ts(5000)))));
         ConnectException e = assertThrows(ConnectException.class, () -> {
-            for (int i = 0; i < 200; i++) {
+            for (int i = 0; i < 1000; i++) {
                 task.put(List.of());
                 Thread.sleep(20);
             }
@@ -155,7 +155,7 @@ class CdcSinkTaskTest {
         }
         task.put(batch);
         ConnectException e = assertThrows(ConnectException.class, () -> {
-            for (int i = 0; i < 200; i++) {
+            for (int i = 0; i < 1000; i++) {
                 task.put(List.of());
                 Thread.sleep(20);
             }

@@ -127,7 +127,7 @@ class RetryTest {
         try (TaskDriver driver = driver("giveup", 1)) {
             driver.put(RowChange.update(table, new Object[]{1L, "old"}, new Object[]{1L, "new"}, Rows.ts(1000)));
             ConnectException e = assertThrows(ConnectException.class, () -> {
-                for (int i = 0; i < 100; i++) {
+                for (int i = 0; i < 300; i++) {
                     driver.task().put(List.of());
                     Thread.sleep(100);
                 }
@@ -149,7 +149,7 @@ class RetryTest {
             driver.put(RowChange.update(table, new Object[]{1L, "old"}, new Object[]{1L, "new"}, Rows.ts(1000)));
             driver.task().put(List.of());
             long victim = -1;
-            for (int i = 0; i < 50 && victim < 0; i++) {
+            for (int i = 0; i < 500 && victim < 0; i++) {
                 try (Statement st = locker.createStatement(); ResultSet rs = st.executeQuery(
                         "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%" + target.name()
                                 + "`.`items`%' AND ID <> CONNECTION_ID()")) {

@@ -37,6 +37,8 @@ public final class Pipeline implements AutoCloseable {
     private final Target target;
     private final PipelineProgress progress;
     private volatile List<String> tables = Workload.TABLES;
+    /** Placeholder values a test adds for its own config files (e.g. SCHEMA_REGISTRY_URL, TOPIC_PARTITIONS). */
+    private final Map<String, String> extraConfigValues = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Pipeline(EmbeddedMariaDb mariaDb, ConnectCluster connect, String sourceDb, Target target) {
         this.mariaDb = mariaDb;
@@ -163,7 +165,25 @@ public final class Pipeline implements AutoCloseable {
         v.put("TARGET_USER", target.user());
         v.put("TARGET_PASSWORD", target.password() == null ? "" : target.password());
         v.put("TARGET_DATABASE", target.database());
+        v.putAll(extraConfigValues);
         return v;
+    }
+
+    /** Adds (or replaces) a placeholder value for the config files, e.g. {@code SCHEMA_REGISTRY_URL}. */
+    public void putConfigValue(String name, String value) {
+        extraConfigValues.put(name, value);
+    }
+
+    /** Registers the source from {@code config/<file>} and waits until its {@code tasks} tasks run. */
+    public void registerSource(String file, int tasks) {
+        connect.putConnector(SOURCE_CONNECTOR, ConnectorConfigFiles.load(file, configValues()));
+        connect.awaitRunning(SOURCE_CONNECTOR, tasks, Duration.ofSeconds(90));
+    }
+
+    /** Registers the sink from {@code config/<file>} and waits until its {@code tasks} tasks run. */
+    public void registerSink(String file, int tasks) {
+        connect.putConnector(SINK_CONNECTOR, ConnectorConfigFiles.load(file, configValues()));
+        connect.awaitRunning(SINK_CONNECTOR, tasks, Duration.ofSeconds(90));
     }
 
     /** Registers both connectors over REST from {@code config/source-mariadb.json} and {@code config/sink-mariadb.json}. */

@@ -1,0 +1,80 @@
+package io.cdcconnect.it;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the wire-format end-to-end tests share: work folders, the final row check, reading the topics back. */
+final class FormatTestSupport {
+
+    private FormatTestSupport() {
+    }
+
+    static Path workDir(String name) {
+        return Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve(name);
+    }
+
+    /** Waits for the sink to catch up, then every row of every table must match and nothing may be left uncommitted. */
+    static void assertCaughtUpAndEqual(Pipeline pipeline, Duration timeout) throws Exception {
+        List<String> progress = new ArrayList<>();
+        List<TableComparison.Result> results = pipeline.awaitCaughtUp(timeout, progress::add);
+        assertTrue(!results.isEmpty(), "nothing was compared");
+        for (TableComparison.Result r : results) {
+            assertTrue(r.matches(), r + "\nprogress: " + progress);
+            assertTrue(r.sourceRows() > 0, "table " + r.table() + " should not be empty upstream");
+        }
+        assertEquals(0, pipeline.progress().lag(), "sink should have committed every message; progress: " + progress);
+    }
+
+    /** The pipeline's table topics (sorted by name) with their descriptions. */
+    static Map<String, TopicDescription> tableTopics(Pipeline pipeline) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                pipeline.connect().bootstrapServers()))) {
+            List<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+                    .filter(n -> pipeline.topicPattern().matcher(n).matches()).toList();
+            return new TreeMap<>(admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Every record written so far to the pipeline's table topics, read from the beginning up to the end offsets. */
+    static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline) throws Exception {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (TopicDescription d : tableTopics(pipeline).values()) {
+            d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));
+        }
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.connect().bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                assertTrue(System.nanoTime() < deadline, "could not read the topics to their end " + end);
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -38,6 +38,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String WORKER_COUNT = "worker.count";
     public static final String MAX_TXN_ROWS = "max.txn.rows";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+    public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
 
@@ -130,6 +131,11 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Bytes of records held between Kafka and the target. When full, put() waits for workers to "
                         + "commit before taking more, which throttles consumption instead of exhausting memory.",
                 GROUP_APPLY, ++o, Width.SHORT, "Buffer bytes");
+        d.define(BUFFER_MAX_WAIT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Longest one put() waits for buffer room. Past it, the task pauses its partitions and returns, "
+                        + "keeping the records already fetched, and takes them in later put() calls (resuming the "
+                        + "partitions once they are taken). Keep it well below the consumer's max.poll.interval.ms.",
+                GROUP_APPLY, ++o, Width.SHORT, "Buffer wait");
         d.define(RETRY_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 "Retries of a transaction after a deadlock (1213), lock wait timeout (1205) or lost connection, "
                         + "before the task fails naming the transaction and the error.",
@@ -222,6 +228,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public long bufferMaxBytes() {
         return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public long bufferMaxWaitMs() {
+        return getLong(BUFFER_MAX_WAIT_MS);
     }
 
     public int retryMaxAttempts() {

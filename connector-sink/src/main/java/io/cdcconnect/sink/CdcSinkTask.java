@@ -103,6 +103,7 @@ public final class CdcSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         Set<SourcePartition> active = new HashSet<>();
         try {
+            pipeline.beginBatch();
             for (SinkRecord record : records) {
                 SourcePartition p = new SourcePartition(record.topic(), record.kafkaPartition());
                 active.add(p);

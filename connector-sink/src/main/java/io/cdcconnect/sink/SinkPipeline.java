@@ -84,6 +84,14 @@ public final class SinkPipeline implements AutoCloseable {
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     private final Map<SourcePartition, ArrayDeque<Held>> stashed = new HashMap<>();
     private PartitionControl partitionControl = PartitionControl.NONE;
+    private final ArrayDeque<Pending> backlog = new ArrayDeque<>();
+    private boolean pausedForBuffer;
+    private boolean draining;
+    private long batchDeadline;
+
+    /** A record taken from Connect and not yet processed. */
+    private record Pending(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+    }
 
     /** A record (or the rest of one) held back behind a DDL barrier. */
     private record Held(long offset, List<ChangeEvent> events, long bytes) {
@@ -171,18 +179,69 @@ public final class SinkPipeline implements AutoCloseable {
     public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
         checkFailure();
         if (!barrier.isAssigned(partition)) barrier.assign(partition);
-        ArrayDeque<Held> held = stashed.get(partition);
+        backlog.addLast(new Pending(partition, offset, events, bytes));
+        drainBacklog();
+    }
+
+    /** Starts one {@code put()}: from now on it may wait up to {@code buffer.max.wait.ms} for buffer room. */
+    public void beginBatch() {
+        batchDeadline = System.currentTimeMillis() + config.bufferMaxWaitMs();
+    }
+
+    /**
+     * Processes waiting records in arrival order while the buffer has room. When it has none for the next record
+     * within the batch's wait, every partition is paused and the rest waits here, to be taken by a later
+     * {@code put()}: {@code put()} never blocks past its wait, and memory stays bounded by one poll's worth of records.
+     */
+    public void drainBacklog() {
+        if (draining) return;
+        draining = true;
+        try {
+            while (!backlog.isEmpty()) {
+                checkFailure();
+                Pending head = backlog.peekFirst();
+                if (!stashed.containsKey(head.partition()) && rowCount(head.events()) > 0
+                        && !hasBufferRoom(head.bytes(), batchDeadline - System.currentTimeMillis())) {
+                    pauseForBuffer();
+                    return;
+                }
+                backlog.pollFirst();
+                route(head);
+            }
+            if (pausedForBuffer) resumeAfterBuffer();
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Records (and remainders of records) waiting for buffer room or behind a DDL barrier, over all partitions. */
+    public int backlogSize() {
+        int n = backlog.size();
+        for (ArrayDeque<Held> q : stashed.values()) n += q.size();
+        return n;
+    }
+
+    private void route(Pending r) {
+        ArrayDeque<Held> held = stashed.get(r.partition());
         if (held != null) {
             // behind a DDL barrier (records fetched before the partition was paused)
-            held.add(new Held(offset, events, bytes));
+            held.add(new Held(r.offset(), r.events(), r.bytes()));
             return;
         }
-        currentOrigin = partition + "@" + offset;
+        process(r.partition(), r.offset(), r.events(), r.bytes());
+    }
+
+    private static int rowCount(List<ChangeEvent> events) {
         int rows = 0;
         for (ChangeEvent e : events) {
             if (e instanceof RowChange) rows++;
         }
-        if (rows > 0) awaitBufferRoom(bytes);
+        return rows;
+    }
+
+    private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+        currentOrigin = partition + "@" + offset;
+        int rows = rowCount(events);
         long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
         for (int i = 0; i < events.size(); i++) {
             ChangeEvent e = events.get(i);
@@ -217,12 +276,15 @@ public final class SinkPipeline implements AutoCloseable {
         // every partition that held it was revoked: its new owner runs the statement
         if (partitions.isEmpty()) return;
         applyDdl(held.ddl(), held.partition(), held.offset());
+        // what each partition held goes first, ahead of its records still waiting in the backlog
+        List<Pending> replay = new java.util.ArrayList<>();
         for (SourcePartition p : partitions) {
             ArrayDeque<Held> q = stashed.remove(p);
-            partitionControl.resume(p);
+            if (!pausedForBuffer) partitionControl.resume(p);
             if (q == null) continue;
-            for (Held h : q) accept(p, h.offset(), h.events(), h.bytes());
+            for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes()));
         }
+        for (int i = replay.size() - 1; i >= 0; i--) backlog.addFirst(replay.get(i));
     }
 
     public void setPartitionControl(PartitionControl control) {
@@ -236,6 +298,7 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
     public void endBatch(Set<SourcePartition> active) {
+        drainBacklog();
         assembler.closeIdle(active);
         checkFailure();
     }
@@ -266,6 +329,8 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Partitions revoked: drops what is not yet dispatched for them and forgets their offsets. */
     public void forget(Collection<SourcePartition> partitions) {
+        java.util.Set<SourcePartition> revoked = new java.util.HashSet<>(partitions);
+        backlog.removeIf(r -> revoked.contains(r.partition()));
         for (SourcePartition p : partitions) {
             assembler.discard(p);
             stashed.remove(p);
@@ -371,21 +436,41 @@ public final class SinkPipeline implements AutoCloseable {
         shapes.clear();
     }
 
-    private void awaitBufferRoom(long bytes) {
+    /** Whether {@code bytes} more fit in the buffer, waiting up to {@code waitMillis} for workers to free room. */
+    private boolean hasBufferRoom(long bytes, long waitMillis) {
         long max = config.bufferMaxBytes();
-        if (buffered.get() + bytes <= max) return;
+        if (buffered.get() == 0 || buffered.get() + bytes <= max) return true;
         // rows waiting in open transactions count too: hand them to the workers so the buffer can drain
         assembler.closeAll();
+        long deadline = System.currentTimeMillis() + waitMillis;
         synchronized (bufferSignal) {
             while (buffered.get() > 0 && buffered.get() + bytes > max) {
                 checkFailure();
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) return false;
                 try {
-                    bufferSignal.wait(100);
+                    bufferSignal.wait(Math.min(left, 50));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new ApplyException("interrupted while waiting for buffer room at " + currentOrigin);
                 }
             }
+        }
+        return true;
+    }
+
+    private void pauseForBuffer() {
+        if (pausedForBuffer) return;
+        pausedForBuffer = true;
+        for (SourcePartition p : barrier.assignedPartitions()) partitionControl.pause(p);
+        LOG.debug("Buffer full ({} bytes): partitions paused", buffered.get());
+    }
+
+    private void resumeAfterBuffer() {
+        pausedForBuffer = false;
+        for (SourcePartition p : barrier.assignedPartitions()) {
+            // partitions behind a DDL barrier stay paused until the statement has run
+            if (!stashed.containsKey(p)) partitionControl.resume(p);
         }
     }
 

@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -131,14 +129,18 @@ class ReplayAndErrantRecordTest {
     }
 
     @Test
-    void aFullBufferHoldsPutUntilWorkersCommit() throws Exception {
+    void aFullBufferPausesThePartitionsInsteadOfBlockingPut() throws Exception {
         target.exec("INSERT INTO items VALUES (1, 'locked')");
+        StandInContext context = new StandInContext();
+        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 0);
         try (var locker = target.connect()) {
             locker.setAutoCommit(false);
             locker.createStatement().executeQuery("SELECT * FROM items WHERE id = 1 FOR UPDATE").close();
             Map<String, String> p = new java.util.HashMap<>(props("always"));
             p.put("buffer.max.bytes", "4096");
-            try (TaskDriver driver = new TaskDriver(p)) {
+            p.put("buffer.max.wait.ms", "300");
+            try (TaskDriver driver = new TaskDriver(p, context)) {
+                driver.task().open(List.of(tp));
                 // the first row waits for the lock; its bytes stay buffered
                 driver.put(RowChange.update(table, new Object[]{1L, "locked"}, new Object[]{1L, "x".repeat(20)},
                         Rows.ts(1000)));
@@ -148,14 +150,17 @@ class ReplayAndErrantRecordTest {
                     more.add(driver.recordOf(RowChange.update(table, new Object[]{1L, "x"},
                             new Object[]{1L, "y" + i}, Rows.ts(2000 + i))));
                 }
-                CompletableFuture<Void> put = CompletableFuture.runAsync(() -> driver.putRecords(more));
-                Thread.sleep(1000);
-                assertFalse(put.isDone(), "put must wait while the buffer is full");
+                long start = System.nanoTime();
+                driver.putRecords(more);
+                assertTrue(System.nanoTime() - start < 5_000_000_000L, "put returns instead of waiting for room");
+                assertTrue(context.paused.contains(tp), "the partition is paused while the buffer is full");
+                assertEquals(-1, driver.committable());
                 locker.commit();
-                put.get(30, TimeUnit.SECONDS);
                 driver.awaitApplied();
+                assertFalse(context.paused.contains(tp), "resumed once the backlog is taken");
             }
         }
         assertEquals(List.of(List.of("y199")), target.query("SELECT v FROM items"));
+        assertTrue(context.pauses > 0);
     }
 }

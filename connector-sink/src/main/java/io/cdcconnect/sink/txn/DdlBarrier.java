@@ -36,6 +36,11 @@ public final class DdlBarrier {
         if (pending != null) pending.arrived.remove(p);
     }
 
+    /** The partitions assigned to the task (or seen in records, before any assignment was announced). */
+    public Set<SourcePartition> assignedPartitions() {
+        return Set.copyOf(assigned);
+    }
+
     public boolean isAssigned(SourcePartition p) {
         return assigned.contains(p);
     }

@@ -23,6 +23,9 @@ public final class StandInContext implements SinkTaskContext {
     }
 
     public final List<Report> reports = new ArrayList<>();
+    /** Partitions paused now, and how often pause was called. */
+    public final java.util.Set<TopicPartition> paused = new java.util.HashSet<>();
+    public int pauses;
 
     @Override
     public Map<String, String> configs() {
@@ -48,10 +51,13 @@ public final class StandInContext implements SinkTaskContext {
 
     @Override
     public void pause(TopicPartition... partitions) {
+        pauses++;
+        paused.addAll(java.util.Arrays.asList(partitions));
     }
 
     @Override
     public void resume(TopicPartition... partitions) {
+        paused.removeAll(java.util.Arrays.asList(partitions));
     }
 
     @Override

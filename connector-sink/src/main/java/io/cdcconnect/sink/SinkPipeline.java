@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
-import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.codec.model.Watermark;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.ApplyWorker;
@@ -12,8 +11,7 @@ import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.ServerLimits;
-import io.cdcconnect.sink.apply.SqlErrors;
-import io.cdcconnect.sink.apply.TargetTableCache;
+import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.TransactionApplier;
 import io.cdcconnect.sink.apply.WorkItem;
 import io.cdcconnect.sink.apply.WorkerPool;
@@ -23,7 +21,6 @@ import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.SafeMode;
-import io.cdcconnect.sink.dml.TargetTable;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.offset.OffsetTracker;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
@@ -66,9 +63,8 @@ public final class SinkPipeline implements AutoCloseable {
     private final OffsetTracker tracker = new OffsetTracker();
     private final LinkedBlockingQueue<ConflictDetector.Node<WorkItem>> ready = new LinkedBlockingQueue<>();
     private final ConflictDetector<WorkItem> detector = new ConflictDetector<>(ready::add);
-    private final TargetTableCache tables;
     private final DdlApplier ddlApplier;
-    private final Map<String, RowShape> shapes = new HashMap<>();
+    private final ShapeResolver shapes;
     private final AtomicLong buffered = new AtomicLong();
     private final Object bufferSignal = new Object();
     private WorkerPool workers;
@@ -111,7 +107,7 @@ public final class SinkPipeline implements AutoCloseable {
         // TiCDC's Open-protocol sends every DDL to every partition: run it once all of them have delivered it
         this.ddlOnEveryPartition = config.inputFormat().equals("open-protocol");
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
-        this.tables = new TargetTableCache(dataSource);
+        this.shapes = new ShapeResolver(dataSource, schemaMap);
         this.ddlApplier = new DdlApplier(dataSource);
         this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
         ServerLimits limits = ServerLimits.read(dataSource);
@@ -214,12 +210,6 @@ public final class SinkPipeline implements AutoCloseable {
         }
     }
 
-    /** Records (and remainders of records) waiting for buffer room or behind a DDL barrier, over all partitions. */
-    public int backlogSize() {
-        int n = backlog.size();
-        for (ArrayDeque<Held> q : stashed.values()) n += q.size();
-        return n;
-    }
 
     private void route(Pending r) {
         ArrayDeque<Held> held = stashed.get(r.partition());
@@ -350,18 +340,6 @@ public final class SinkPipeline implements AutoCloseable {
         if (f != null) throw f;
     }
 
-    public StatementCachePolicy statementCache() {
-        return cachePolicy;
-    }
-
-    public String serverVersion() {
-        return serverVersion;
-    }
-
-    public DmlBuilder dmlBuilder() {
-        return builder;
-    }
-
     private void dispatch(Transaction txn) {
         if (txn.isEmpty()) {
             tracker.register(txn.partition(), txn.lastOffset()).markDone();
@@ -371,7 +349,7 @@ public final class SinkPipeline implements AutoCloseable {
         RowShape[] rowShapes = new RowShape[rows.size()];
         RowShape.LongList keys = new RowShape.LongList();
         for (int i = 0; i < rows.size(); i++) {
-            RowShape s = shapeOf(rows.get(i).table(), txn);
+            RowShape s = shapes.shapeOf(rows.get(i).table(), txn.partition() + " offsets " + txn.firstOffset() + "..");
             rowShapes[i] = s;
             s.conflictKeys(rows.get(i), keys);
         }
@@ -384,56 +362,20 @@ public final class SinkPipeline implements AutoCloseable {
         detector.add(new WorkItem(txn, rowShapes, safe, ticket), keys.toArray());
     }
 
-    private RowShape shapeOf(TableInfo table, Transaction txn) {
-        // a table may arrive in two shapes (Avro deletes carry only the key columns)
-        String key = table.schema() + '\u0000' + table.table() + '\u0000' + table.columnCount();
-        RowShape s = shapes.get(key);
-        if (s != null && s.fits(table)) return s;
-        String targetSchema = schemaMap.getOrDefault(table.schema(), table.schema());
-        try {
-            TargetTable target = tables.get(targetSchema, table.table());
-            try {
-                s = RowShape.of(table, target);
-            } catch (IllegalArgumentException stale) {
-                // the table may have been altered outside the stream since it was read: read it again, once
-                tables.invalidate(targetSchema, table.table());
-                s = RowShape.of(table, tables.get(targetSchema, table.table()));
-            }
-        } catch (SQLException | IllegalArgumentException e) {
-            throw new ApplyException("cannot apply rows of " + table + " from " + txn.partition() + " offsets "
-                    + txn.firstOffset() + ".. to `" + targetSchema + "`.`" + table.table() + "`: " + e.getMessage(), e);
-        }
-        shapes.put(key, s);
-        return s;
-    }
 
     private void applyDdl(DdlChange ddl, SourcePartition partition, long offset) {
         // all earlier rows, of every partition, go first
         if (!drain(Long.MAX_VALUE / 4)) throw new ApplyException("interrupted before DDL at " + partition + "@" + offset);
-        String targetSchema = schemaMap.getOrDefault(ddl.schema(), ddl.schema());
-        boolean renamed = !targetSchema.equals(ddl.schema());
-        for (int attempt = 0; ; attempt++) {
-            try {
-                if (ddlApplier.apply(ddl, targetSchema, renamed, schemaMap, partition + "@" + offset)) {
-                    metrics.ddlApplied();
-                }
-                break;
-            } catch (SQLException e) {
-                // a metadata lock wait or a lost connection passes; anything else is the statement's fault
-                if (!SqlErrors.retryable(e) || attempt >= retry.maxRetries()) {
-                    throw new ApplyException(e.getMessage(), e);
-                }
-                metrics.retry();
-                try {
-                    Thread.sleep(retry.backoffMillis(attempt));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new ApplyException("interrupted while retrying DDL from " + partition + "@" + offset, e);
-                }
+        String targetSchema = shapes.targetSchema(ddl.schema());
+        try {
+            if (ddlApplier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
+                    partition + "@" + offset, retry, metrics::retry)) {
+                metrics.ddlApplied();
             }
+        } catch (SQLException e) {
+            throw new ApplyException(e.getMessage(), e);
         }
-        tables.invalidateAll();
-        shapes.clear();
+        shapes.invalidateAll();
     }
 
     /** Whether {@code bytes} more fit in the buffer, waiting up to {@code waitMillis} for workers to free room. */
@@ -493,10 +435,6 @@ public final class SinkPipeline implements AutoCloseable {
         }
     }
 
-    /** Bytes held between Kafka and the target. */
-    public long bufferedBytes() {
-        return buffered.get();
-    }
 
     @Override
     public void close() {

@@ -47,6 +47,28 @@ public final class DdlApplier {
         return apply(ddl, targetSchema, renamed, Map.of(), origin);
     }
 
+    /**
+     * As {@link #apply(DdlChange, String, boolean, Map, String)}, retrying a metadata lock wait or a lost connection
+     * with backoff; anything else is the statement's fault and is thrown at once.
+     */
+    public boolean applyWithRetry(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
+                                  String origin, RetryPolicy retry, Runnable onRetry) throws SQLException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return apply(ddl, targetSchema, renamed, schemaMap, origin);
+            } catch (SQLException e) {
+                if (!SqlErrors.retryable(e) || attempt >= retry.maxRetries()) throw e;
+                onRetry.run();
+                try {
+                    Thread.sleep(retry.backoffMillis(attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** As above, with {@code schemaMap} rewriting database-qualified names in the statement. */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                          String origin) throws SQLException {

@@ -1,0 +1,62 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.dml.RowShape;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Finds the {@link RowShape} of an incoming table version on its target table (renamed by {@code schema.map}),
+ * reading the target's definition once and keeping it until a DDL statement runs. Used by the task thread only.
+ */
+public final class ShapeResolver {
+
+    private final TargetTableCache tables;
+    private final Map<String, String> schemaMap;
+    private final Map<String, RowShape> shapes = new HashMap<>();
+
+    public ShapeResolver(DataSource dataSource, Map<String, String> schemaMap) {
+        this.tables = new TargetTableCache(dataSource);
+        this.schemaMap = schemaMap;
+    }
+
+    /** The target database of a source database. */
+    public String targetSchema(String sourceSchema) {
+        return schemaMap.getOrDefault(sourceSchema, sourceSchema);
+    }
+
+    /**
+     * @param origin where the rows came from, for the message when the target cannot take them
+     * @throws ApplyException naming the table, column and origin when the target lacks the table or a column
+     */
+    public RowShape shapeOf(TableInfo table, String origin) {
+        // a table may arrive in two shapes (Avro deletes carry only the key columns)
+        String key = table.schema() + '\u0000' + table.table() + '\u0000' + table.columnCount();
+        RowShape s = shapes.get(key);
+        if (s != null && s.fits(table)) return s;
+        String targetSchema = targetSchema(table.schema());
+        try {
+            try {
+                s = RowShape.of(table, tables.get(targetSchema, table.table()));
+            } catch (IllegalArgumentException stale) {
+                // the table may have been altered outside the stream since it was read: read it again, once
+                tables.invalidate(targetSchema, table.table());
+                s = RowShape.of(table, tables.get(targetSchema, table.table()));
+            }
+        } catch (SQLException | IllegalArgumentException e) {
+            throw new ApplyException("cannot apply rows of " + table + " from " + origin + " to `" + targetSchema
+                    + "`.`" + table.table() + "`: " + e.getMessage(), e);
+        }
+        shapes.put(key, s);
+        return s;
+    }
+
+    /** Forgets every table definition: a DDL statement may have changed any of them. */
+    public void invalidateAll() {
+        tables.invalidateAll();
+        shapes.clear();
+    }
+}

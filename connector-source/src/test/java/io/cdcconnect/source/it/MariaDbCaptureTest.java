@@ -412,7 +412,7 @@ class MariaDbCaptureTest {
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
                 "CREATE TABLE " + d + ".t (id INT PRIMARY KEY, amount DECIMAL(10,2), note VARCHAR(20))",
                 "INSERT INTO " + d + ".t VALUES (1, 12.50, 'one')");
-        try (RegistryStandIn registry = new RegistryStandIn()) {
+        try (ApicurioRegistry registry = ApicurioRegistry.start()) {
             Map<String, String> cfg = config(d, "av");
             cfg.put("output.format", "avro");
             cfg.put("schema.registry.url", registry.url());
@@ -429,8 +429,9 @@ class MariaDbCaptureTest {
                 }
                 assertEquals(0, ((byte[]) records.get(1).value())[0]);
                 assertNull(records.get(2).value(), "a delete is a tombstone");
-                assertTrue(registry.subjects.containsAll(List.of("av_" + d + "_t-key", "av_" + d + "_t-value")),
-                        registry.subjects.toString());
+                List<String> subjects = registry.subjects();
+                assertTrue(subjects.containsAll(List.of("av_" + d + "_t-key", "av_" + d + "_t-value")),
+                        subjects.toString());
                 io.cdcconnect.codec.EventDecoder decoder = io.cdcconnect.codec.EventEncoders.decoder("avro",
                         Map.of("schema-registry", registry.url(), "enable-tidb-extension", "true"));
                 List<ChangeEvent> first = decoder.decode((byte[]) records.get(0).key(), (byte[]) records.get(0).value());

@@ -15,6 +15,7 @@ import io.cdcconnect.codec.model.Watermark;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class CanalJsonDecoder {
 
     private final Compression compression;
     private final Map<TableKey, CachedTable> tables = new HashMap<>();
+    private final Map<ShapeKey, Shape> shapes = new HashMap<>();
 
     public CanalJsonDecoder() {
         this(Compression.NONE);
@@ -72,7 +74,7 @@ public final class CanalJsonDecoder {
                 if (t != JsonToken.START_OBJECT) {
                     throw new CodecException("canal-json message #" + index + ": expected a JSON object, found " + t);
                 }
-                Message m = readMessage(p, index);
+                Message m = readMessage(p, data);
                 toEvents(m, index, out);
             }
         } catch (JsonProcessingException e) {
@@ -98,6 +100,12 @@ public final class CanalJsonDecoder {
         String sql;
         LinkedHashMap<String, Integer> sqlType;
         LinkedHashMap<String, String> mysqlType;
+        /** The message's bytes and where its sqlType / mysqlType objects lie in them (-1: absent or null). */
+        byte[] raw;
+        int sqlTypeFrom = -1;
+        int sqlTypeTo = -1;
+        int mysqlTypeFrom = -1;
+        int mysqlTypeTo = -1;
         List<RawRow> data;
         List<RawRow> old;
         Long commitTs;
@@ -112,8 +120,9 @@ public final class CanalJsonDecoder {
         final ArrayList<String> values = new ArrayList<>();
     }
 
-    private Message readMessage(JsonParser p, int index) throws IOException {
+    private Message readMessage(JsonParser p, byte[] raw) throws IOException {
         Message m = new Message();
+        m.raw = raw;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
@@ -125,8 +134,25 @@ public final class CanalJsonDecoder {
                 case "type": m.type = v == JsonToken.VALUE_NULL ? null : p.getText(); break;
                 case "es": m.es = v == JsonToken.VALUE_NULL ? 0 : p.getValueAsLong(); break;
                 case "sql": m.sql = v == JsonToken.VALUE_NULL ? null : p.getText(); break;
-                case "sqlType": m.sqlType = readIntMap(p, v); break;
-                case "mysqlType": m.mysqlType = readStringMap(p, v); break;
+                case "sqlType":
+                    // Only located here: the same bytes as the table's last message mean the same table (below).
+                    if (v == JsonToken.START_OBJECT) {
+                        m.sqlTypeFrom = (int) p.currentTokenLocation().getByteOffset();
+                        p.skipChildren();
+                        m.sqlTypeTo = (int) p.currentTokenLocation().getByteOffset() + 1;
+                    } else {
+                        expectNull(v, "sqlType");
+                    }
+                    break;
+                case "mysqlType":
+                    if (v == JsonToken.START_OBJECT) {
+                        m.mysqlTypeFrom = (int) p.currentTokenLocation().getByteOffset();
+                        p.skipChildren();
+                        m.mysqlTypeTo = (int) p.currentTokenLocation().getByteOffset() + 1;
+                    } else {
+                        expectNull(v, "mysqlType");
+                    }
+                    break;
                 case "data": m.data = readRows(p, v); break;
                 case "old": m.old = readRows(p, v); break;
                 case "_tidb": readTidb(p, v, m); break;
@@ -218,6 +244,30 @@ public final class CanalJsonDecoder {
             return Long.parseUnsignedLong(p.getText());
         } catch (NumberFormatException e) {
             throw new CodecException(what + " is not an unsigned 64-bit integer: " + p.getText());
+        }
+    }
+
+    private static void expectNull(JsonToken got, String what) {
+        if (got != JsonToken.VALUE_NULL) {
+            throw new CodecException(what + ": expected an object or null, found " + got);
+        }
+    }
+
+    /** Parses the located sqlType / mysqlType objects (only when the table is not recognised from them). */
+    private static void materialize(Message m) {
+        try {
+            if (m.sqlTypeFrom >= 0) {
+                try (JsonParser p = GoJson.parser(m.raw, m.sqlTypeFrom, m.sqlTypeTo - m.sqlTypeFrom)) {
+                    m.sqlType = readIntMap(p, p.nextToken());
+                }
+            }
+            if (m.mysqlTypeFrom >= 0) {
+                try (JsonParser p = GoJson.parser(m.raw, m.mysqlTypeFrom, m.mysqlTypeTo - m.mysqlTypeFrom)) {
+                    m.mysqlType = readStringMap(p, p.nextToken());
+                }
+            }
+        } catch (IOException e) {
+            throw new CodecException("sqlType/mysqlType: " + e.getMessage(), e);
         }
     }
 
@@ -322,15 +372,28 @@ public final class CanalJsonDecoder {
         return out;
     }
 
+    /**
+     * The table of a row message. Fast path: the table's previous message had byte-identical sqlType and mysqlType
+     * objects, the same pkNames and the same columns in data, so it is the same table version; nothing is parsed or
+     * built. Otherwise the type objects are parsed and the table looked up (or built) by its full description.
+     */
     private CachedTable table(Message m, String where) {
         RawRow first = m.data.get(0);
+        List<String> pk = m.pkNames == null ? List.of() : m.pkNames;
+        ShapeKey sk = new ShapeKey(m.database, m.table);
+        Shape last = shapes.get(sk);
+        if (last != null && last.matches(m, first, pk)) {
+            return last.table;
+        }
+        materialize(m);
         List<String> types = new ArrayList<>(first.names.size());
+        boolean allFromMysqlType = true;
         for (String name : first.names) {
             String mt = m.mysqlType == null ? null : m.mysqlType.get(name);
             Integer st = m.sqlType == null ? null : m.sqlType.get(name);
             types.add(mt != null ? mt : st != null ? "#" + st : "");
+            allFromMysqlType &= mt != null;
         }
-        List<String> pk = m.pkNames == null ? List.of() : m.pkNames;
         TableKey key = new TableKey(m.database, m.table, first.names, types, pk);
         CachedTable t = tables.get(key);
         if (t == null) {
@@ -342,7 +405,48 @@ public final class CanalJsonDecoder {
             tables.put(new TableKey(m.database, m.table, List.copyOf(first.names), List.copyOf(types),
                     List.copyOf(pk)), t);
         }
+        if (shapes.size() >= MAX_CACHED_TABLES) {
+            shapes.clear();
+        }
+        shapes.put(sk, new Shape(m, first, pk, t, allFromMysqlType));
         return t;
+    }
+
+    private record ShapeKey(String schema, String table) {
+    }
+
+    /** The exact bytes of a table's last type objects, and what they resolved to. */
+    private static final class Shape {
+        final byte[] sqlType;
+        final byte[] mysqlType;
+        final List<String> names;
+        final List<String> pk;
+        final CachedTable table;
+        /** Every column's type came from mysqlType: sqlType (which varies with unsigned values) does not matter. */
+        final boolean sqlTypeIrrelevant;
+
+        Shape(Message m, RawRow first, List<String> pk, CachedTable table, boolean sqlTypeIrrelevant) {
+            this.sqlTypeIrrelevant = sqlTypeIrrelevant;
+            this.sqlType = m.sqlTypeFrom < 0 || sqlTypeIrrelevant ? null
+                    : Arrays.copyOfRange(m.raw, m.sqlTypeFrom, m.sqlTypeTo);
+            this.mysqlType = m.mysqlTypeFrom < 0 ? null : Arrays.copyOfRange(m.raw, m.mysqlTypeFrom, m.mysqlTypeTo);
+            this.names = List.copyOf(first.names);
+            this.pk = List.copyOf(pk);
+            this.table = table;
+        }
+
+        boolean matches(Message m, RawRow first, List<String> msgPk) {
+            return (sqlTypeIrrelevant || same(sqlType, m.raw, m.sqlTypeFrom, m.sqlTypeTo))
+                    && same(mysqlType, m.raw, m.mysqlTypeFrom, m.mysqlTypeTo)
+                    && names.equals(first.names) && pk.equals(msgPk);
+        }
+
+        private static boolean same(byte[] kept, byte[] raw, int from, int to) {
+            if (kept == null || from < 0) {
+                return kept == null && from < 0;
+            }
+            return Arrays.equals(kept, 0, kept.length, raw, from, to);
+        }
     }
 
     private static CachedTable build(Message m, RawRow first, String where) {

@@ -143,4 +143,23 @@ class CanalJsonDecoderTest {
         assertEquals(null, second.after()[2]);
         assertEquals(1704164645000L << 18, second.commitTs());
     }
+
+    /** Without mysqlType the types come from sqlType, so a changed sqlType must give a different table. */
+    @Test
+    void recognisesATableByItsTypeBytesButNotWhenOnlySqlTypeDescribesIt() {
+        CanalJsonDecoder d = new CanalJsonDecoder();
+        String a = "{\"database\":\"d\",\"table\":\"t\",\"pkNames\":[],\"isDdl\":false,\"type\":\"INSERT\",\"es\":1,"
+                + "\"sqlType\":{\"c\":12},\"data\":[{\"c\":\"7\"}],\"old\":null}";
+        String b = a.replace("{\"c\":12}", "{\"c\":4}");
+        RowChange r1 = (RowChange) decode(d, a).get(0);
+        RowChange r2 = (RowChange) decode(d, a).get(0);
+        RowChange r3 = (RowChange) decode(d, b).get(0);
+        assertSame(r1.table(), r2.table());
+        assertEquals("7", r1.after()[0]);
+        assertEquals(MySqlType.LONG, r3.table().column(0).type());
+        assertEquals(7L, r3.after()[0]);
+        RowChange r4 = (RowChange) decode(d, a).get(0);
+        assertSame(r1.table(), r4.table());
+        assertEquals(2, d.cachedTables());
+    }
 }

@@ -158,6 +158,21 @@ class TypeFidelityTest {
     }
 
     @Test
+    void timestampsKeepTheirInstantWhenTheServersZoneIsNotUtc() throws Exception {
+        target.exec("DELETE FROM types");
+        Object[] row = new Object[table.columnCount()];
+        row[0] = 11L;
+        row[12] = "2024-01-01 00:00:00.250000";
+        // sessions start in +05:00, as on a server whose default zone is not UTC; the sink sets its own zone
+        try (TaskDriver driver = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
+                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=time_zone='%2B05:00'"))) {
+            driver.put(RowChange.insert(table, row, Rows.ts(2100)));
+            driver.awaitApplied();
+        }
+        assertEquals(List.of(List.of("1704067200.250000")), target.query("SELECT UNIX_TIMESTAMP(ts6) FROM types"));
+    }
+
+    @Test
     void timestampsAreWrittenInTheConfiguredSessionZone() throws Exception {
         target.exec("DELETE FROM types");
         Object[] row = new Object[table.columnCount()];

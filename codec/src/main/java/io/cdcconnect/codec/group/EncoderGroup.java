@@ -307,12 +307,17 @@ public final class EncoderGroup<C> implements AutoCloseable {
         }
     }
 
+    /** Stops the workers; tasks not yet encoded fail with "closed", so a thread blocked in take() returns. */
     @Override
     public void close() {
         closed = true;
         lock.lock();
         try {
             roomFreed.signalAll();
+            for (Task t : queue) {
+                t.result.completeExceptionally(new CodecException("encoder group closed before task " + t.sequence
+                        + " (topic " + t.topic + " partition " + t.partition + ") was encoded"));
+            }
         } finally {
             lock.unlock();
         }

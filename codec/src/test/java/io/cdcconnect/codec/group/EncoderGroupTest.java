@@ -218,4 +218,44 @@ class EncoderGroupTest {
             }
         }
     }
+
+    @Test
+    void closeReleasesATakerWaitingForUnencodedTasks() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        EncoderGroup<Void> group = new EncoderGroup<>(new EncoderGroupConfig(1, 1 << 20), () -> new EventEncoder() {
+            @Override
+            public List<EncodedMessage> encode(String topic, ChangeEvent event) {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("interrupted");
+            }
+
+            @Override
+            public List<EncodedMessage> flush() {
+                return List.of();
+            }
+
+            @Override
+            public String format() {
+                return "stuck";
+            }
+        });
+        group.submit("t", 0, List.of(row(1, "a")), null);
+        group.submit("t", 0, List.of(row(2, "b")), null);
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            group.close();
+        });
+        closer.start();
+        CodecException e = assertThrows(CodecException.class, group::take);
+        assertTrue(e.getMessage().contains("closed") || e.getMessage().contains("interrupted"), e.getMessage());
+        closer.join();
+    }
 }

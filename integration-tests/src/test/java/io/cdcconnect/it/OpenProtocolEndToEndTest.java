@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * TiCDC's Open-protocol through the whole pipeline: source with {@code partition.rule=pk} over 3 partitions per table
  * topic (batched key/value messages, resolved events on every partition), sink with two tasks sharing the partitions.
  * Rows of one source transaction are spread over partitions and tasks; key-changing updates move between partitions
- * as delete + insert. Every row is compared at the end.
+ * as delete + insert. Resolved events ({@code watermark.interval.ms}, 3 s here so that the check "everything
+ * committed" sees quiet moments) go to every partition. Every row is compared at the end.
  */
 class OpenProtocolEndToEndTest {
     private static final int PARTITIONS = 3;
@@ -59,12 +60,16 @@ class OpenProtocolEndToEndTest {
             assertEquals(PARTITIONS, d.partitions().size(), d.name());
         }
         Map<String, int[]> rowMessagesPerPartition = new HashMap<>();
+        Map<String, int[]> resolvedPerPartition = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : FormatTestSupport.readAll(pipeline)) {
             assertNotNull(r.key(), "Open-protocol messages always carry a key: " + r.topic() + "/" + r.partition()
                     + "@" + r.offset());
             // batch key: u64 version 1, then per event u64 length + JSON object; "t":1 = row change
-            if (new String(r.key(), java.nio.charset.StandardCharsets.UTF_8).contains("\"t\":1")) {
+            String key = new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+            if (key.contains("\"t\":1")) {
                 rowMessagesPerPartition.computeIfAbsent(r.topic(), t -> new int[PARTITIONS])[r.partition()]++;
+            } else if (key.contains("\"t\":3")) {
+                resolvedPerPartition.computeIfAbsent(r.topic(), t -> new int[PARTITIONS])[r.partition()]++;
             }
         }
         for (String topic : topics.keySet()) {
@@ -73,6 +78,13 @@ class OpenProtocolEndToEndTest {
             for (int p = 0; p < PARTITIONS; p++) {
                 assertTrue(counts[p] > 0, topic + " partition " + p + " got no rows: the pk rule should spread them, "
                         + "counts " + java.util.Arrays.toString(counts));
+            }
+        }
+        // Resolved events reached every partition, and the sink committed past them (lag 0 above).
+        for (String topic : topics.keySet()) {
+            int[] counts = resolvedPerPartition.getOrDefault(topic, new int[PARTITIONS]);
+            for (int p = 0; p < PARTITIONS; p++) {
+                assertTrue(counts[p] > 0, topic + " partition " + p + " got no resolved event");
             }
         }
         // Both sink tasks ran (tasks.max=2 over 9 partitions).

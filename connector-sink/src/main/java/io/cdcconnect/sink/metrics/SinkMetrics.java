@@ -75,7 +75,8 @@ public final class SinkMetrics implements AutoCloseable {
         ddl = Counter.builder(DDL_APPLIED).tags(tags).register(registry);
         errant = Counter.builder(ERRANT_RECORDS).description("records sent to the errant-record reporter").tags(tags)
                 .register(registry);
-        Gauge.builder(CHECKPOINT_LAG, lastAppliedMillis, v -> v.get() == 0 ? 0 : System.currentTimeMillis() - v.get())
+        Gauge.builder(CHECKPOINT_LAG, lastAppliedMillis,
+                        v -> v.get() == 0 ? 0 : Math.max(0, System.currentTimeMillis() - v.get()))
                 .description("now minus the commit time of the last applied row").baseUnit("milliseconds").tags(tags)
                 .register(registry);
     }

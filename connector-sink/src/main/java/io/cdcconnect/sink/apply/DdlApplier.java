@@ -24,6 +24,9 @@ public final class DdlApplier {
                     + "\\s*(`((?:[^`]|``)+)`|([^\\s;`]+))?", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final int REMEMBERED = 1024;
 
+    private static final Pattern SECRET = Pattern.compile(
+            "(?i)(IDENTIFIED\\s+(?:WITH\\s+\\S+\\s+)?(?:BY|AS)\\s+(?:PASSWORD\\s*)?|PASSWORD\\s*\\(\\s*)('(?:[^'\\\\]|\\\\.|'')*'|\"(?:[^\"\\\\]|\\\\.)*\")");
+
     private final DataSource dataSource;
     private final Map<String, Boolean> recent = new LinkedHashMap<>(64, 0.75f, false) {
         @Override
@@ -45,6 +48,11 @@ public final class DdlApplier {
      */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, String origin) throws SQLException {
         return apply(ddl, targetSchema, renamed, Map.of(), origin);
+    }
+
+    /** The statement with passwords (IDENTIFIED BY '...', PASSWORD('...')) masked, for messages. */
+    static String redact(String sql) {
+        return SECRET.matcher(sql).replaceAll("$1'***'");
     }
 
     /**
@@ -105,7 +113,7 @@ public final class DdlApplier {
             } catch (SQLException e) {
                 if (!SqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode())) {
                     throw new SQLException("DDL from " + origin + " in `" + targetSchema + "` failed: "
-                            + SqlErrors.describe(e) + " -- statement: " + statement, e.getSQLState(),
+                            + SqlErrors.describe(e) + " -- statement: " + redact(statement), e.getSQLState(),
                             e.getErrorCode(), e);
                 }
                 LOG.info("DDL {} in `{}` (commitTs {}, from {}) already in effect: {}", ddl.kind(), targetSchema,

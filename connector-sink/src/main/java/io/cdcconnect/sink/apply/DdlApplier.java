@@ -112,9 +112,10 @@ public final class DdlApplier {
                         origin);
             } catch (SQLException e) {
                 if (!SqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode())) {
+                    // the server's own message may quote the statement: keep only the masked copy, not the cause
                     throw new SQLException("DDL from " + origin + " in `" + targetSchema + "` failed: "
-                            + SqlErrors.describe(e) + " -- statement: " + redact(statement), e.getSQLState(),
-                            e.getErrorCode(), e);
+                            + redact(SqlErrors.describe(e)) + " -- statement: " + redact(statement), e.getSQLState(),
+                            e.getErrorCode());
                 }
                 LOG.info("DDL {} in `{}` (commitTs {}, from {}) already in effect: {}", ddl.kind(), targetSchema,
                         ddl.commitTs(), origin, SqlErrors.describe(e));

@@ -289,7 +289,14 @@ public final class SinkPipeline implements AutoCloseable {
     /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
     public void endBatch(Set<SourcePartition> active) {
         drainBacklog();
-        assembler.closeIdle(active);
+        // a partition with records still waiting is not idle: its open transaction may continue in them
+        Set<SourcePartition> busy = active;
+        if (!backlog.isEmpty() || !stashed.isEmpty()) {
+            busy = new java.util.HashSet<>(active);
+            for (Pending r : backlog) busy.add(r.partition());
+            busy.addAll(stashed.keySet());
+        }
+        assembler.closeIdle(busy);
         checkFailure();
     }
 

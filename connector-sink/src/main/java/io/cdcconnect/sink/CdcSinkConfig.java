@@ -63,7 +63,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     private static ConfigDef build() {
         ConfigDef d = new ConfigDef();
         int o = 0;
-        d.define(CONNECTION_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        d.define(CONNECTION_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new JdbcUrlValidator(),
                 Importance.HIGH, "JDBC URL of the target MySQL, MariaDB or TiDB server, e.g. "
                         + "jdbc:mysql://host:3306/ (MySQL Connector/J syntax). The sink adds the driver settings it "
                         + "needs (server-side prepared statements, UTF-8); a database in the URL is not required.",
@@ -154,6 +154,24 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Tasks of this connector sharing the target's statement budget. Set by the connector for each task "
                         + "from tasks.max; no need to set it.", GROUP_STATEMENTS, ++o, Width.SHORT, "Task count");
         return d;
+    }
+
+    /** A MySQL Connector/J URL: the driver the sink bundles. */
+    private static final class JdbcUrlValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String url = value == null ? "" : value.toString().trim();
+            if (!url.startsWith("jdbc:mysql:") && !url.startsWith("jdbc:mysql+srv:")) {
+                // the value is not echoed: a URL may hold a password
+                throw new ConfigException(name + " must be a MySQL Connector/J URL starting with jdbc:mysql:// "
+                        + "(MariaDB and TiDB servers are reached through it too)");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "jdbc:mysql://host:port/[database][?options]";
+        }
     }
 
     public String connectionUrl() {

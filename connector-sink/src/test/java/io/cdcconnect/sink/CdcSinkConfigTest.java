@@ -35,12 +35,16 @@ class CdcSinkConfigTest {
 
     @Test
     void invalidValuesAreRejected() {
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "safe.mode",
+        String url = "jdbc:mysql://h/";
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "safe.mode",
                 "sometimes")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "input.format",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "input.format",
                 "xml")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "x", "worker.count",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "worker.count",
                 "0")));
+        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+                "jdbc:mariadb://h/?password=s3cret")));
+        assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of()));
     }
 
@@ -55,7 +59,8 @@ class CdcSinkConfigTest {
 
     @Test
     void passwordIsHiddenInToString() {
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "x", "connection.password", "s3cret"));
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/", "connection.password",
+                "s3cret"));
         assertFalse(c.toString().contains("s3cret"));
         assertEquals("s3cret", c.connectionPassword());
     }

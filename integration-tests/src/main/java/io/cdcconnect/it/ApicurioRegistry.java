@@ -165,6 +165,16 @@ public final class ApicurioRegistry implements AutoCloseable {
         return out;
     }
 
+    /** The latest schema registered under {@code subject}, as JSON text. */
+    public String latestSchema(String subject) throws IOException, InterruptedException {
+        URI uri = URI.create(url() + "/subjects/" + java.net.URLEncoder.encode(subject, java.nio.charset.StandardCharsets.UTF_8)
+                + "/versions/latest");
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
+        return JSON.readTree(r.body()).path("schema").asText();
+    }
+
     public int port() {
         return port;
     }

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -32,20 +31,9 @@ class AvroEndToEndTest {
 
     @BeforeAll
     static void startPipeline() throws Exception {
-        // The registry (a Quarkus app) starts while the database, broker and worker start.
-        CompletableFuture<ApicurioRegistry> starting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return ApicurioRegistry.start();
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot start Apicurio Registry: " + e.getMessage(), e);
-            }
-        });
-        try {
-            pipeline = Pipeline.start(FormatTestSupport.workDir("avro"), "shop_avro", null);
-        } finally {
-            registry = starting.join();
-        }
-        pipeline.putConfigValue("SCHEMA_REGISTRY_URL", registry.url());
+        ApicurioRegistry[] started = new ApicurioRegistry[1];
+        pipeline = FormatTestSupport.startWithRegistry("avro", "shop_avro", started);
+        registry = started[0];
         pipeline.createSchemas();
         workload = new Workload(11);
         try (Connection c = pipeline.sourceConnection()) {

@@ -30,6 +30,33 @@ final class FormatTestSupport {
         return Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve(name);
     }
 
+    /** Starts Apicurio Registry (a child JVM) while the pipeline's servers start; both are up when this returns. */
+    static Pipeline startWithRegistry(String workName, String sourceDb, ApicurioRegistry[] registry) {
+        java.util.concurrent.CompletableFuture<ApicurioRegistry> starting =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return ApicurioRegistry.start();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("cannot start Apicurio Registry: " + e.getMessage(), e);
+                    }
+                });
+        Pipeline pipeline;
+        try {
+            pipeline = Pipeline.start(workDir(workName), sourceDb, null);
+        } catch (RuntimeException e) {
+            starting.thenAccept(ApicurioRegistry::close);
+            throw e;
+        }
+        try {
+            registry[0] = starting.join();
+        } catch (RuntimeException e) {
+            pipeline.close();
+            throw e;
+        }
+        pipeline.putConfigValue("SCHEMA_REGISTRY_URL", registry[0].url());
+        return pipeline;
+    }
+
     /** Waits for the sink to catch up, then every row of every table must match and nothing may be left uncommitted. */
     static void assertCaughtUpAndEqual(Pipeline pipeline, Duration timeout) throws Exception {
         List<String> progress = new ArrayList<>();

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -127,5 +128,32 @@ class OpenProtocolEndToEndTest {
             writer.shutdownNow();
         }
         FormatTestSupport.assertCaughtUpAndEqual(pipeline, Duration.ofMinutes(3));
+    }
+
+    /**
+     * Open-protocol sends each DDL to every partition, and with two tasks each task runs it once its own partitions
+     * have delivered it (the second run is an "already done" error the sink ignores). Rows written after an ADD COLUMN
+     * carry the column, on all three partitions; a table created mid-stream gets a new topic and is created
+     * downstream by its DDL before its rows.
+     */
+    @Test
+    @Order(3)
+    void schemaChangesApplyInOrderWithTheRowsAcrossPartitionsAndTasks() throws Exception {
+        try (Connection c = pipeline.sourceConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("ALTER TABLE customers ADD COLUMN loyalty INT NOT NULL DEFAULT 0");
+            s.execute("UPDATE customers SET loyalty = id % 5 + 1"); // one transaction over every partition
+            s.execute("CREATE TABLE coupons (code VARCHAR(16) NOT NULL PRIMARY KEY, pct TINYINT UNSIGNED NOT NULL,"
+                    + " note VARCHAR(40) NULL)");
+            s.execute("INSERT INTO coupons VALUES ('A10', 10, NULL), ('B20', 20, 'spring'), ('C30', 30, 'Zürich'),"
+                    + " ('D40', 40, NULL), ('E50', 50, ''), ('F60', 60, 'last')");
+            s.execute("UPDATE coupons SET pct = pct + 1 WHERE code IN ('A10', 'D40')");
+            s.execute("DELETE FROM coupons WHERE code = 'E50'");
+            workload.run(c, 300, 0, null);
+        }
+        pipeline.compareTables(List.of("customers", "orders", "order_lines", "coupons"));
+        FormatTestSupport.assertCaughtUpAndEqual(pipeline, Duration.ofMinutes(3));
+        assertEquals(PARTITIONS, FormatTestSupport.tableTopics(pipeline)
+                .get(Pipeline.TOPIC_PREFIX + "." + pipeline.sourceDb() + ".coupons").partitions().size());
     }
 }

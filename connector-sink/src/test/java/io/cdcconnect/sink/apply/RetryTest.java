@@ -98,12 +98,16 @@ class RetryTest {
             driver.put(RowChange.update(table, new Object[]{2L, "old"}, new Object[]{2L, "sink"}, Rows.ts(1000)),
                     RowChange.update(table, new Object[]{1L, "old"}, new Object[]{1L, "sink"}, Rows.ts(1000)));
             driver.task().put(List.of());
+            // the sink's session executing its UPDATE for several samples in a row is blocked on row 1
             boolean waiting = false;
-            long deadline = System.currentTimeMillis() + 15_000;
+            int seen = 0;
+            long deadline = System.currentTimeMillis() + 30_000;
             while (!waiting && System.currentTimeMillis() < deadline) {
-                waiting = !target.query("SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' "
-                        + "AND trx_query LIKE '%" + target.name() + "`.`items`%'").isEmpty();
-                if (!waiting) Thread.sleep(20);
+                boolean executing = !target.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = "
+                        + "'Execute' AND INFO LIKE 'UPDATE `" + target.name() + "`.`items`%'").isEmpty();
+                seen = executing ? seen + 1 : 0;
+                waiting = seen >= 5;
+                Thread.sleep(50);
             }
             assertTrue(waiting, "the sink waits for the other session's lock");
             try (Statement st = other.createStatement()) {

@@ -78,7 +78,7 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "SQL dialect of the target. auto reads SELECT VERSION(): MariaDB and TiDB by name, MySQL 8.0.20 and "
                         + "later use a row alias in upserts, older MySQL uses VALUES(col).",
                 GROUP_CONNECTION, ++o, Width.SHORT, "Dialect");
-        d.define(TIMESTAMP_TIME_ZONE, Type.STRING, "+00:00", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+        d.define(TIMESTAMP_TIME_ZONE, Type.STRING, "+00:00", new TimeZoneValidator(), Importance.MEDIUM,
                 "Session time_zone of every sink connection. TIMESTAMP values arrive as text without a zone and are "
                         + "interpreted in this zone, so it must match the zone the producer wrote them in: +00:00 for "
                         + "cdc-connect's source; for a TiCDC changefeed, the time zone of the TiCDC server (its --tz, "
@@ -154,6 +154,24 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Tasks of this connector sharing the target's statement budget. Set by the connector for each task "
                         + "from tasks.max; no need to set it.", GROUP_STATEMENTS, ++o, Width.SHORT, "Task count");
         return d;
+    }
+
+    /** A value for the session's time_zone: an offset, SYSTEM, or a zone name. */
+    private static final class TimeZoneValidator implements ConfigDef.Validator {
+        private static final java.util.regex.Pattern ZONE =
+                java.util.regex.Pattern.compile("[+-]\\d{1,2}:\\d{2}|SYSTEM|[A-Za-z][A-Za-z0-9_+\\-/]*");
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value == null || !ZONE.matcher(value.toString()).matches()) {
+                throw new ConfigException(name, value, "expected an offset such as +00:00, SYSTEM, or a zone name");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "+HH:MM, SYSTEM or a zone name";
+        }
     }
 
     /** A MySQL Connector/J URL: the driver the sink bundles. */

@@ -46,6 +46,10 @@ class CdcSinkConfigTest {
                 "jdbc:mariadb://h/?password=s3cret")));
         assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of()));
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url,
+                "timestamp.time.zone", "+08:00'; DROP TABLE t; --")));
+        assertEquals("+08:00", new CdcSinkConfig(Map.of("connection.url", url, "timestamp.time.zone", "+08:00"))
+                .timestampTimeZone());
     }
 
     @Test

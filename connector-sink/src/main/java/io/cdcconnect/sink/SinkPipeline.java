@@ -146,9 +146,10 @@ public final class SinkPipeline implements AutoCloseable {
             @Override
             public void applied(ConflictDetector.Node<WorkItem> node) {
                 WorkItem item = node.payload();
-                item.ticket().markDone();
                 release(item.transaction().bytes());
                 detector.done(node);
+                // last: once the offset is visible, everything about the transaction is settled
+                item.ticket().markDone();
             }
 
             @Override
@@ -157,6 +158,8 @@ public final class SinkPipeline implements AutoCloseable {
             }
         };
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
+        metrics.gauge(SinkMetrics.BUFFER_BYTES, buffered::get);
+        metrics.gauge(SinkMetrics.TXN_IN_FLIGHT, detector::inFlight);
         workers = WorkerPool.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
                         safeMode.configName()), dataSource, cachePolicy, new TransactionApplier(builder, metrics), ready,
                 completion, metrics);

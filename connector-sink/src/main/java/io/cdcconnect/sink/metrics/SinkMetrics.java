@@ -33,6 +33,8 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String CACHE_EVICTIONS = "cdc.sink.stmtcache.evictions";
     public static final String CACHE_SIZE = "cdc.sink.stmtcache.size";
     public static final String CHECKPOINT_LAG = "cdc.sink.checkpoint.lag.ms";
+    public static final String BUFFER_BYTES = "cdc.sink.buffer.bytes";
+    public static final String TXN_IN_FLIGHT = "cdc.sink.txn.in.flight";
     public static final String RETRIES = "cdc.sink.retries";
     public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
     public static final String ERRANT_RECORDS = "cdc.sink.records.errant";

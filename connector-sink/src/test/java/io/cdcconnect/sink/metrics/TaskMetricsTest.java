@@ -38,6 +38,8 @@ class TaskMetricsTest {
                 assertEquals(1.0, JmxMeters.read("cdcSinkTxnFlushDuration", "driver", "meters"));
                 double lag = JmxMeters.read("cdcSinkCheckpointLagMs", "driver", "meters");
                 assertTrue(lag >= 10_000 && lag < 120_000, "checkpoint lag " + lag);
+                assertEquals(0.0, JmxMeters.read("cdcSinkBufferBytes", "driver", "meters"), "all applied, nothing held");
+                assertEquals(0.0, JmxMeters.read("cdcSinkTxnInFlight", "driver", "meters"));
             }
         }
     }

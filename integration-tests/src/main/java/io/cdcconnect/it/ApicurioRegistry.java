@@ -2,214 +2,83 @@ package io.cdcconnect.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cdcconnect.codec.avro.ApicurioRegistryServer;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * A real Apicurio Registry 3.0.x (a Quarkus app, in-memory H2 storage) run as a child JVM for tests, serving the
- * Confluent-compatible API under {@code /apis/ccompat/v7}.
+ * A real Apicurio Registry 3.0.x (a Quarkus app, in-memory H2 storage) run as a child JVM, serving the
+ * Confluent-compatible API under {@code /apis/ccompat/v7}, plus the two look-ups the end-to-end Avro tests make.
  *
- * <p>The distribution ({@code io.apicurio:apicurio-registry-app:<v>:tar.gz:all} from Maven Central) is unpacked by
- * the build into the folder named by the system property {@code apicurio.registry.home} (see integration-tests/pom.xml:
- * the {@code apicurio-registry-for-tests} profile). Adapted from the codec's test launcher, with a subject listing for
- * the end-to-end Avro test. The server listens
- * on a free loopback port; {@link #close()} stops it, a shutdown hook stops it if a test run ends first, and a
- * watchdog shell stops it if the test JVM is killed outright, so no child process outlives the test JVM. Its output goes to {@code apicurio-<port>.log} beside the distribution.
+ * <p>Starting and stopping is the codec's test launcher, {@link ApicurioRegistryServer} (from the codec test-jar, the
+ * only thing this module takes from it): it reads the system property {@code apicurio.registry.home}, which
+ * integration-tests/pom.xml's {@code apicurio-registry-for-tests} profile sets after unpacking the distribution, and
+ * makes sure no registry JVM outlives this one.
  */
 public final class ApicurioRegistry implements AutoCloseable {
 
+    public static final String HOME_PROPERTY = ApicurioRegistryServer.HOME_PROPERTY;
     private static final ObjectMapper JSON = new ObjectMapper();
-    public static final String HOME_PROPERTY = "apicurio.registry.home";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Process process;
-    private final int port;
-    private final Path log;
-    private final Thread shutdownHook;
+    private final ApicurioRegistryServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
 
-    private ApicurioRegistry(Process process, int port, Path log) {
-        this.process = process;
-        this.port = port;
-        this.log = log;
-        this.shutdownHook = new Thread(this::stopProcess, "apicurio-registry-stop");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    private ApicurioRegistry(ApicurioRegistryServer server) {
+        this.server = server;
     }
 
     /** Starts a registry and waits until it reports ready. */
     public static ApicurioRegistry start() throws IOException, InterruptedException {
-        String home = System.getProperty(HOME_PROPERTY);
-        if (home == null) {
-            throw new IllegalStateException("system property " + HOME_PROPERTY + " is not set: run the tests through "
-                    + "Maven, which unpacks Apicurio Registry and sets it");
-        }
-        Path dir = Path.of(home);
-        Path jar = runnerJar(dir);
-        int port = freePort();
-        Path log = dir.resolve("apicurio-" + port + ".log");
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m",
-                // Start fast on small machines: the C1 compiler only, one GC thread.
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.log.level=WARN",
-                "-jar", jar.toString()));
-        Process p = new ProcessBuilder(watchdog(cmd))
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        ApicurioRegistry server = new ApicurioRegistry(p, port, log);
-        try {
-            server.awaitReady();
-        } catch (IOException | RuntimeException | InterruptedException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    /**
-     * Wraps the command in a small shell that also stops the registry when this JVM disappears without running its
-     * shutdown hooks (killed with SIGKILL, e.g. by a build timeout): it polls this JVM's pid every second. Stopping
-     * the shell (SIGTERM from {@link Process#destroy()}) stops the registry too.
-     */
-    private static List<String> watchdog(List<String> cmd) {
-        if (!Files.isExecutable(Path.of("/bin/sh"))) {
-            return cmd;
-        }
-        String script = "\"$@\" & c=$!; trap 'kill $c 2>/dev/null; wait $c; exit 143' TERM INT; "
-                + "while kill -0 " + ProcessHandle.current().pid() + " 2>/dev/null && kill -0 $c 2>/dev/null; "
-                + "do sleep 1; done; kill $c 2>/dev/null; wait $c";
-        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", script, "apicurio-registry"));
-        wrapped.addAll(cmd);
-        return wrapped;
-    }
-
-    private static Path runnerJar(Path dir) throws IOException {
-        Path quarkusRun = dir.resolve("quarkus-app").resolve("quarkus-run.jar");
-        if (Files.isRegularFile(quarkusRun)) return quarkusRun;
-        if (Files.isRegularFile(dir.resolve("quarkus-run.jar"))) return dir.resolve("quarkus-run.jar");
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith("-runner.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no Apicurio Registry runner jar in " + dir));
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        }
-    }
-
-    private void awaitReady() throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Apicurio Registry exited with status " + process.exitValue()
-                        + " while starting; its log: " + log + "\n" + tail());
-            }
-            try {
-                HttpResponse<String> r = http.send(health, HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) return;
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new IllegalStateException("Apicurio Registry not ready after " + START_TIMEOUT.toSeconds()
-                + " s; its log: " + log + "\n" + tail());
-    }
-
-    private String tail() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new ApicurioRegistry(ApicurioRegistryServer.start());
     }
 
     /** Base URL of the Confluent-compatible API, e.g. {@code http://127.0.0.1:41234/apis/ccompat/v7}. */
     public String url() {
-        return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+        return server.url();
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** True while the wrapper or the registry JVM is alive. */
+    public boolean isRunning() {
+        return server.isRunning();
     }
 
     /** The subjects registered so far ({@code GET /subjects} of the Confluent-compatible API). */
     public List<String> subjects() throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url() + "/subjects"))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IOException("GET " + url() + "/subjects answered " + r.statusCode() + ": " + r.body());
-        }
         List<String> out = new ArrayList<>();
-        for (JsonNode n : JSON.readTree(r.body())) out.add(n.asText());
+        for (JsonNode n : get(URI.create(url() + "/subjects"))) out.add(n.asText());
         return out;
     }
 
     /** The latest schema registered under {@code subject}, as JSON text. */
     public String latestSchema(String subject) throws IOException, InterruptedException {
-        URI uri = URI.create(url() + "/subjects/" + java.net.URLEncoder.encode(subject, java.nio.charset.StandardCharsets.UTF_8)
+        URI uri = URI.create(url() + "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8)
                 + "/versions/latest");
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return get(uri).path("schema").asText();
+    }
+
+    private JsonNode get(URI uri) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) throw new IOException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
-        return JSON.readTree(r.body()).path("schema").asText();
-    }
-
-    public int port() {
-        return port;
-    }
-
-    /** True while the wrapper or the registry JVM is alive. */
-    public boolean isRunning() {
-        return process.isAlive() || process.descendants().anyMatch(ProcessHandle::isAlive);
+        return JSON.readTree(r.body());
     }
 
     @Override
     public void close() {
-        stopProcess();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook is running or has run
-        }
-    }
-
-    private void stopProcess() {
-        if (!process.isAlive()) return;
-        List<ProcessHandle> children = process.descendants().toList();
-        process.destroy();
-        try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        // The registry JVM itself, should the shell have gone first.
-        for (ProcessHandle child : children) {
-            if (child.isAlive()) child.destroyForcibly();
-        }
+        server.close();
     }
 }

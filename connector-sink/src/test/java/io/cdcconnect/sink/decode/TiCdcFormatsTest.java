@@ -1,12 +1,9 @@
 package io.cdcconnect.sink.decode;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.EventEncoder;
 import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.avro.ApicurioRegistryServer;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -15,24 +12,24 @@ import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
 import io.cdcconnect.sink.testutil.TestDatabase;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Open-protocol and Avro records, written by the codec's encoders as TiCDC writes them, applied to MariaDB. */
 class TiCdcFormatsTest {
+
+    /** A real Apicurio Registry (the codec's launcher, a child JVM), started by the first Avro test only. */
+    private static ApicurioRegistryServer registry;
 
     private TestDatabase source;
     private TestDatabase target;
@@ -50,6 +47,18 @@ class TiCdcFormatsTest {
     void tearDown() throws Exception {
         source.close();
         target.close();
+    }
+
+    @AfterAll
+    static void stopRegistry() {
+        if (registry != null) registry.close();
+        registry = null;
+    }
+
+    /** One registry per class: it takes seconds to start, and subjects are named after the test's own database. */
+    private static synchronized ApicurioRegistryServer registry() throws IOException, InterruptedException {
+        if (registry == null) registry = ApicurioRegistryServer.start();
+        return registry;
     }
 
     private List<ChangeEvent> history() {
@@ -154,67 +163,14 @@ class TiCdcFormatsTest {
 
     @Test
     void avroRecordsAreUpsertedAndTombstonesDelete() throws Exception {
-        try (RegistryStandIn registry = new RegistryStandIn()) {
-            List<SinkRecord> records = records(EventEncoders.create("avro", Map.of("schema-registry", registry.url())),
-                    history());
-            try (TaskDriver driver = new TaskDriver(Map.of("input.format", "avro", "schema.registry.url",
-                    registry.url(), "safe.mode", "never", "schema.map", source.name() + "=" + target.name()))) {
-                driver.putRecords(records);
-                driver.awaitApplied(records.size());
-            }
+        String url = registry().url();
+        List<SinkRecord> records = records(EventEncoders.create("avro", Map.of("schema-registry", url)), history());
+        try (TaskDriver driver = new TaskDriver(Map.of("input.format", "avro", "schema.registry.url", url,
+                "safe.mode", "never", "schema.map", source.name() + "=" + target.name()))) {
+            driver.putRecords(records);
+            driver.awaitApplied(records.size());
         }
         assertEquals(39, target.count("items"));
         assertEquals(List.of(List.of("five")), target.query("SELECT v FROM items WHERE id = 5"));
-    }
-
-    /**
-     * The two calls of the Confluent Schema Registry API the codec uses, over real HTTP. It stands in for a registry
-     * (the lead's integration tests run Apicurio Registry) to keep this test fast.
-     */
-    static final class RegistryStandIn implements AutoCloseable {
-        private final HttpServer server;
-        private final Map<String, Integer> ids = new ConcurrentHashMap<>();
-        private final Map<Integer, String> schemas = new ConcurrentHashMap<>();
-        private final AtomicInteger next = new AtomicInteger(1);
-        private final ObjectMapper json = new ObjectMapper();
-
-        RegistryStandIn() throws IOException {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.createContext("/", this::handle);
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
-
-        private void handle(HttpExchange ex) throws IOException {
-            String path = ex.getRequestURI().getPath();
-            String reply;
-            if (ex.getRequestMethod().equals("POST") && path.startsWith("/subjects/")) {
-                JsonNode body = json.readTree(ex.getRequestBody());
-                String schema = body.get("schema").asText();
-                int id = ids.computeIfAbsent(schema, s -> next.getAndIncrement());
-                schemas.put(id, schema);
-                reply = json.createObjectNode().put("id", id).toString();
-            } else if (path.startsWith("/schemas/ids/")) {
-                String schema = schemas.get(Integer.parseInt(path.substring("/schemas/ids/".length())));
-                reply = json.createObjectNode().put("schema", schema).toString();
-            } else {
-                ex.sendResponseHeaders(404, -1);
-                ex.close();
-                return;
-            }
-            byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("Content-Type", "application/vnd.schemaregistry.v1+json");
-            ex.sendResponseHeaders(200, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-        }
     }
 }

@@ -1,5 +1,8 @@
 package io.cdcconnect.source.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cdcconnect.codec.avro.ApicurioRegistryServer;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -15,8 +18,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -412,7 +421,7 @@ class MariaDbCaptureTest {
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
                 "CREATE TABLE " + d + ".t (id INT PRIMARY KEY, amount DECIMAL(10,2), note VARCHAR(20))",
                 "INSERT INTO " + d + ".t VALUES (1, 12.50, 'one')");
-        try (ApicurioRegistry registry = ApicurioRegistry.start()) {
+        try (ApicurioRegistryServer registry = ApicurioRegistryServer.start()) {
             Map<String, String> cfg = config(d, "av");
             cfg.put("output.format", "avro");
             cfg.put("schema.registry.url", registry.url());
@@ -429,7 +438,7 @@ class MariaDbCaptureTest {
                 }
                 assertEquals(0, ((byte[]) records.get(1).value())[0]);
                 assertNull(records.get(2).value(), "a delete is a tombstone");
-                List<String> subjects = registry.subjects();
+                List<String> subjects = subjects(registry.url());
                 assertTrue(subjects.containsAll(List.of("av_" + d + "_t-key", "av_" + d + "_t-value")),
                         subjects.toString());
                 io.cdcconnect.codec.EventDecoder decoder = io.cdcconnect.codec.EventEncoders.decoder("avro",
@@ -446,6 +455,17 @@ class MariaDbCaptureTest {
         } finally {
             db.execute("DROP DATABASE IF EXISTS " + d);
         }
+    }
+
+    /** The subjects registered so far ({@code GET /subjects} of the registry's Confluent-compatible API). */
+    private static List<String> subjects(String registryUrl) throws IOException, InterruptedException {
+        URI uri = URI.create(registryUrl + "/subjects");
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : new ObjectMapper().readTree(r.body())) out.add(n.asText());
+        return out;
     }
 
     @Test

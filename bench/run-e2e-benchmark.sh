@@ -10,12 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  echo "building (mvn -B -q -DskipTests install -Pbench)..."
-  mvn -B -q -DskipTests install -Pbench
+  echo "building (mvn -B -q -DskipTests install -Dcdc.e2e.bench)..."
+  mvn -B -q -DskipTests install -Dcdc.e2e.bench
 fi
 cp_file="$root/integration-tests/target/bench-classpath.txt"
 if [[ ! -s "$cp_file" ]]; then
-  echo "missing $cp_file: build with -Pbench first (run without BENCH_SKIP_BUILD=1)" >&2
+  echo "missing $cp_file: build with -Dcdc.e2e.bench first (run without BENCH_SKIP_BUILD=1)" >&2
   exit 2
 fi
 # shellcheck disable=SC2086

@@ -62,7 +62,7 @@ public final class EndToEndBenchmark {
         Set<String> skip = new LinkedHashSet<>(o.skip());
         if (!Files.isDirectory(dbzPlugins.resolve("debezium-connector-mariadb"))
                 || !Files.isDirectory(dbzPlugins.resolve("debezium-connector-jdbc"))) {
-            notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Pbench): the Debezium"
+            notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Dcdc.e2e.bench): the Debezium"
                     + " baselines and the Debezium-input variant did not run.");
             skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin"));
         }

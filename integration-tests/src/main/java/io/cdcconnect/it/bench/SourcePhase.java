@@ -134,35 +134,40 @@ public final class SourcePhase {
         return results;
     }
 
+    /**
+     * Times one connector: from resume until the Kafka end offsets first covered the last message that carries one
+     * of the expected row changes (end offsets are sampled every 50 ms in the background; rows are counted only once
+     * the end marker shows the catch-up is over, so counting does not compete with the connector).
+     */
     private Result measureOne(Variant v, long expected) throws Exception {
         Pattern topics = v.tableTopics();
         long before = ctx.meter.endOffsetSum(topics);
-        long t0 = System.nanoTime();
-        ctx.control.resume(v.connector());
-        long[] first = {0};
-        awaitToken(v, endToken, ctx.timeout(), t0, () -> {
-            if (first[0] == 0 && ctx.meter.endOffsetSum(topics) > before) first[0] = System.nanoTime();
-        });
-        long t1 = System.nanoTime();
-        // The marker can overtake messages of other topics still in the producer: wait until the end offsets settle.
-        long atMarker = ctx.meter.endOffsetSum(topics);
-        long last = atMarker;
-        long stableSince = System.nanoTime();
-        // Formats with one message per row change: at least that many messages must be there.
-        boolean messagePerRow = v.format() != Format.OPEN_PROTOCOL;
-        long deadline = t0 + ctx.timeout().toNanos();
-        while ((messagePerRow && last < expected && System.nanoTime() < deadline)
-                || System.nanoTime() - stableSince < 1_000_000_000L) {
-            ConnectorControl.sleep(100);
-            long now = ctx.meter.endOffsetSum(topics);
-            if (now != last) {
-                last = now;
-                stableSince = System.nanoTime();
-                t1 = stableSince;
+        long deadline;
+        long t0;
+        long t1;
+        long first;
+        TopicMeter.Tally tally;
+        try (TopicMeter.OffsetTimeline timeline = ctx.meter.timeline(topics, 50)) {
+            t0 = System.nanoTime();
+            deadline = t0 + ctx.timeout().toNanos();
+            ctx.control.resume(v.connector());
+            awaitToken(v, endToken, ctx.timeout(), t0);
+            try (TopicMeter.RowCounter counter = ctx.meter.counter(topics, v.format())) {
+                counter.countTo(ctx.meter.endOffsets(topics));
+                // The marker can overtake messages of other topics still in the producer.
+                while (counter.rows() < expected && System.nanoTime() < deadline) {
+                    ConnectorControl.sleep(50);
+                    ctx.connect.assertNotFailed(v.connector());
+                    counter.countTo(ctx.meter.endOffsets(topics));
+                }
+                ConnectorControl.sleep(100);
+                t1 = timeline.firstCovering(counter.lastRowOffsets());
+                first = timeline.firstAbove(before);
+                tally = counter.tally();
             }
         }
-        if (first[0] == 0) first[0] = t0;
-        TopicMeter.Tally tally = ctx.meter.tally(topics, v.format());
+        if (t1 < 0) t1 = System.nanoTime();
+        if (first < 0) first = t0;
         String error = null;
         if (tally.rows() != expected) {
             StringBuilder per = new StringBuilder();
@@ -172,9 +177,9 @@ public final class SourcePhase {
                         .append(tally.rowsByTopic().getOrDefault(topic, 0L)).append('/').append(ctx.workload.rowChanges(t));
             }
             error = "topics hold " + tally.rows() + " row changes, expected " + expected + " (per table, found/expected: "
-                    + per + "; messages at the end marker " + atMarker + ", settled " + last + ")";
+                    + per + ")";
         }
-        return new Result(v, expected, (t1 - t0) / 1e9, (t1 - first[0]) / 1e9, tally, error);
+        return new Result(v, expected, (t1 - t0) / 1e9, (t1 - first) / 1e9, tally, error);
     }
 
     private void awaitToken(Variant v, String token, Duration timeout, long t0) {

@@ -154,40 +154,179 @@ public final class TopicMeter implements AutoCloseable {
 
     /** Reads every message of {@code topics} up to their current end and counts rows and bytes. */
     public Tally tally(Pattern topics, Format format) {
-        Map<TopicPartition, Long> end = endOffsets(topics);
-        end.values().removeIf(v -> v == 0);
-        long messages = 0;
-        long rows = 0;
-        long keyBytes = 0;
-        long valueBytes = 0;
-        Map<String, Long> byTopic = new java.util.TreeMap<>();
-        if (end.isEmpty()) return new Tally(0, 0, 0, 0, byTopic);
-        try (KafkaConsumer<byte[], byte[]> c = consumer()) {
-            c.assign(end.keySet());
-            c.seekToBeginning(end.keySet());
-            Map<TopicPartition, Long> remaining = new HashMap<>(end);
-            long idleSince = System.nanoTime();
-            while (!remaining.isEmpty()) {
-                var batch = c.poll(Duration.ofMillis(500));
-                if (batch.isEmpty() && System.nanoTime() - idleSince > 60_000_000_000L) {
-                    throw new IllegalStateException("reading " + topics + " stalled; still to read: " + remaining);
+        try (RowCounter c = counter(topics, format)) {
+            c.countTo(endOffsets(topics));
+            return c.tally();
+        }
+    }
+
+    public RowCounter counter(Pattern topics, Format format) {
+        return new RowCounter(topics, format);
+    }
+
+    /**
+     * Reads topics from their beginning, on demand up to given end offsets, counting row changes, the messages that
+     * carry them and their bytes (watermark, DDL and other row-less messages are skipped), and remembering per
+     * partition the offset of the last row-carrying message read.
+     */
+    public final class RowCounter implements AutoCloseable {
+        private final Pattern topics;
+        private final Format format;
+        private final KafkaConsumer<byte[], byte[]> consumer = consumer();
+        private final Map<TopicPartition, Long> position = new HashMap<>();
+        private final Map<TopicPartition, Long> lastRowOffset = new HashMap<>();
+        private final Map<String, Long> byTopic = new java.util.TreeMap<>();
+        private long messages;
+        private long rows;
+        private long keyBytes;
+        private long valueBytes;
+
+        RowCounter(Pattern topics, Format format) {
+            this.topics = topics;
+            this.format = format;
+        }
+
+        /** Reads on until every partition in {@code ends} has been read up to its end offset. */
+        public void countTo(Map<TopicPartition, Long> ends) {
+            boolean added = false;
+            for (TopicPartition tp : ends.keySet()) {
+                if (!position.containsKey(tp)) {
+                    position.put(tp, 0L);
+                    added = true;
                 }
-                if (!batch.isEmpty()) idleSince = System.nanoTime();
+            }
+            if (added) {
+                consumer.assign(position.keySet());
+                for (var e : position.entrySet()) consumer.seek(e.getKey(), e.getValue());
+            }
+            long idleSince = System.nanoTime();
+            while (behind(ends)) {
+                var batch = consumer.poll(Duration.ofMillis(200));
+                if (batch.isEmpty()) {
+                    if (System.nanoTime() - idleSince > 60_000_000_000L) {
+                        throw new IllegalStateException("reading " + topics + " stalled at " + position
+                                + " short of " + ends);
+                    }
+                    continue;
+                }
+                idleSince = System.nanoTime();
                 for (ConsumerRecord<byte[], byte[]> r : batch) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    Long stop = remaining.get(tp);
-                    if (stop == null || r.offset() >= stop) continue;
+                    position.put(tp, r.offset() + 1);
+                    long n = TopicMeter.rows(format, r);
+                    if (n == 0) continue;
                     messages++;
+                    rows += n;
                     keyBytes += r.key() == null ? 0 : r.key().length;
                     valueBytes += r.value() == null ? 0 : r.value().length;
-                    long n = rows(format, r);
-                    rows += n;
                     byTopic.merge(r.topic(), n, Long::sum);
-                    if (r.offset() + 1 >= stop) remaining.remove(tp);
+                    lastRowOffset.put(tp, r.offset());
                 }
             }
         }
-        return new Tally(messages, rows, keyBytes, valueBytes, byTopic);
+
+        private boolean behind(Map<TopicPartition, Long> ends) {
+            for (var e : ends.entrySet()) {
+                if (position.getOrDefault(e.getKey(), 0L) < e.getValue()) return true;
+            }
+            return false;
+        }
+
+        public long rows() {
+            return rows;
+        }
+
+        /** Per partition, the offset of the last message read that carried a row change. */
+        public Map<TopicPartition, Long> lastRowOffsets() {
+            return new HashMap<>(lastRowOffset);
+        }
+
+        public Tally tally() {
+            return new Tally(messages, rows, keyBytes, valueBytes, new java.util.TreeMap<>(byTopic));
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
+    /**
+     * End offsets of some topics sampled every few milliseconds in the background, with the time of each sample:
+     * afterwards, when a given message first was in Kafka (to the sampling interval).
+     */
+    public final class OffsetTimeline implements AutoCloseable {
+        private record Sample(long nanos, Map<TopicPartition, Long> ends) {
+        }
+
+        private final Pattern topics;
+        private final long intervalMillis;
+        private final List<Sample> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        OffsetTimeline(Pattern topics, long intervalMillis) {
+            this.topics = topics;
+            this.intervalMillis = intervalMillis;
+            this.thread = new Thread(this::run, "bench-offset-timeline");
+            this.thread.setDaemon(true);
+            this.thread.start();
+        }
+
+        private void run() {
+            while (running) {
+                try {
+                    samples.add(new Sample(System.nanoTime(), endOffsets(topics)));
+                    Thread.sleep(intervalMillis);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    // a failed read leaves a gap in the timeline, no more
+                }
+            }
+        }
+
+        /** The first sample at which every partition's end is past the given offset; -1 if none. */
+        public long firstCovering(Map<TopicPartition, Long> offsets) {
+            synchronized (samples) {
+                for (Sample s : samples) {
+                    boolean all = true;
+                    for (var e : offsets.entrySet()) {
+                        if (s.ends().getOrDefault(e.getKey(), 0L) <= e.getValue()) {
+                            all = false;
+                            break;
+                        }
+                    }
+                    if (all) return s.nanos();
+                }
+            }
+            return -1;
+        }
+
+        /** The first sample whose total exceeds {@code total}; -1 if none. */
+        public long firstAbove(long total) {
+            synchronized (samples) {
+                for (Sample s : samples) {
+                    if (s.ends().values().stream().mapToLong(Long::longValue).sum() > total) return s.nanos();
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() {
+            running = false;
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    public OffsetTimeline timeline(Pattern topics, long intervalMillis) {
+        return new OffsetTimeline(topics, intervalMillis);
     }
 
     static long rows(Format format, ConsumerRecord<byte[], byte[]> r) {

@@ -96,7 +96,8 @@ public final class BenchReport {
                 md.append("\nOur sink's own meters (JMX `cdc-connect`), ").append(r.variant().id()).append(": ");
                 StringBuilder line = new StringBuilder();
                 for (Map.Entry<String, Double> e : r.jmx().entrySet()) {
-                    if (!e.getKey().contains("stmtcache") && !e.getKey().contains("statements")) continue;
+                    String k = e.getKey().toLowerCase(Locale.ROOT);
+                    if (!k.contains("stmtcache") && !k.contains("statements")) continue;
                     if (line.length() > 0) line.append(", ");
                     line.append('`').append(e.getKey()).append("` ").append(f0(e.getValue()));
                 }

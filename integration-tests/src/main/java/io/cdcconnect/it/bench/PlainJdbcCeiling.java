@@ -25,10 +25,19 @@ public final class PlainJdbcCeiling {
 
     private final int connections;
     private final int batch;
+    private final boolean folded;
 
-    public PlainJdbcCeiling(int connections, int batch) {
+    /**
+     * @param folded false: every change in order, cut into runs of one kind (a delete ends a run of upserts);
+     *               true: per connection and table, windows of {@code batch} consecutive changes, each applied as one
+     *               transaction of its net effect per key (one multi-row DELETE for keys whose last change is a
+     *               delete, one multi-row upsert of the full after-image for the others), which is what a batching
+     *               sink may do too
+     */
+    public PlainJdbcCeiling(int connections, int batch, boolean folded) {
         this.connections = connections;
         this.batch = batch;
+        this.folded = folded;
     }
 
     /** The result: rows applied and statements sent. */
@@ -52,7 +61,7 @@ public final class PlainJdbcCeiling {
             for (int i = 0; i < connections; i++) {
                 Connection c = conns.get(i);
                 List<Change> lane = lanes.get(i);
-                done.add(pool.submit(() -> applyLane(c, lane)));
+                done.add(pool.submit(() -> folded ? applyLaneFolded(c, lane) : applyLane(c, lane)));
             }
             long statements = 0;
             for (Future<Long> f : done) statements += f.get();
@@ -95,6 +104,45 @@ public final class PlainJdbcCeiling {
         } finally {
             for (PreparedStatement ps : statements.values()) ps.close();
         }
+        return sent;
+    }
+
+    private long applyLaneFolded(Connection c, List<Change> lane) throws SQLException {
+        c.setAutoCommit(false);
+        Map<Integer, List<Change>> windows = new HashMap<>();
+        Map<String, PreparedStatement> statements = new HashMap<>();
+        long sent = 0;
+        try {
+            for (Change ch : lane) {
+                List<Change> w = windows.computeIfAbsent(ch.table(), t -> new ArrayList<>(batch));
+                w.add(ch);
+                if (w.size() >= batch) sent += flushWindow(c, statements, w);
+            }
+            for (List<Change> w : windows.values()) {
+                if (!w.isEmpty()) sent += flushWindow(c, statements, w);
+            }
+        } finally {
+            for (PreparedStatement ps : statements.values()) ps.close();
+        }
+        return sent;
+    }
+
+    /** One transaction: the window's net effect per key. */
+    private static int flushWindow(Connection c, Map<String, PreparedStatement> cache, List<Change> window)
+            throws SQLException {
+        Map<Integer, Change> last = new java.util.LinkedHashMap<>();
+        for (Change ch : window) {
+            last.remove(ch.id());
+            last.put(ch.id(), ch);
+        }
+        List<Change> deletes = new ArrayList<>();
+        List<Change> upserts = new ArrayList<>();
+        for (Change ch : last.values()) (isDelete(ch) ? deletes : upserts).add(ch);
+        int sent = 0;
+        if (!deletes.isEmpty()) sent += flush(c, cache, deletes);
+        if (!upserts.isEmpty()) sent += flush(c, cache, upserts);
+        c.commit();
+        window.clear();
         return sent;
     }
 

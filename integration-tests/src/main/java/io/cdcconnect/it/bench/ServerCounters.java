@@ -35,9 +35,21 @@ public final class ServerCounters implements AutoCloseable {
     }
 
     /** Counters of one variant: after minus before. */
-    public record Delta(Map<String, Long> counters, long peakPreparedStatements, long ownStatements) {
+    public record Delta(Map<String, Long> counters, long peakPreparedStatements, long ownStatements,
+                        Map<String, Long> secondHalf) {
         public long get(String name) {
             return counters.getOrDefault(name, 0L);
+        }
+
+        /** Reuse over the second half of the window ({@link #mark()} to the end): the steady state. */
+        public double steadyReuse() {
+            if (secondHalf == null) return Double.NaN;
+            long exec = secondHalf.getOrDefault("Com_stmt_execute", 0L);
+            return exec == 0 ? Double.NaN : 1.0 - (double) secondHalf.getOrDefault("Com_stmt_prepare", 0L) / exec;
+        }
+
+        public long secondHalf(String name) {
+            return secondHalf == null ? 0 : secondHalf.getOrDefault(name, 0L);
         }
 
         /** Questions without this class's own status reads. */
@@ -53,9 +65,16 @@ public final class ServerCounters implements AutoCloseable {
     }
 
     private Map<String, Long> before;
+    private Map<String, Long> mid;
+
+    /** Reads the counters mid-window: {@link Delta#secondHalf()} is measured from here. */
+    public void mark() throws SQLException {
+        mid = read();
+    }
 
     /** Reads the counters and starts sampling {@code Prepared_stmt_count}. */
     public void start() throws SQLException {
+        mid = null;
         before = read();
         // Questions counts the statement that reads it: the read of "before" is in "before", not in the window.
         ownStatements.set(0);
@@ -80,8 +99,12 @@ public final class ServerCounters implements AutoCloseable {
         Map<String, Long> after = read();
         Map<String, Long> delta = new LinkedHashMap<>();
         for (String k : COUNTERS) delta.put(k, after.getOrDefault(k, 0L) - before.getOrDefault(k, 0L));
-        // Every SHOW counts once in Questions (the one that read "after" included).
-        return new Delta(delta, peak.get(), ownStatements.get());
+        Map<String, Long> second = null;
+        if (mid != null) {
+            second = new LinkedHashMap<>();
+            for (String k : COUNTERS) second.put(k, after.getOrDefault(k, 0L) - mid.getOrDefault(k, 0L));
+        }
+        return new Delta(delta, peak.get(), ownStatements.get(), second);
     }
 
     /** Stops sampling without reading anything (after a failed variant). */

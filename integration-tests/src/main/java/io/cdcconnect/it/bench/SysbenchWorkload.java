@@ -53,9 +53,41 @@ public final class SysbenchWorkload {
     }
 
     public static String ddl(int t) {
-        return "CREATE TABLE IF NOT EXISTS " + table(t) + " (id INT NOT NULL PRIMARY KEY, k INT NOT NULL DEFAULT 0,"
-                + " c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', KEY k_" + t + " (k))"
+        return ddl(table(t));
+    }
+
+    /** The sysbench table definition under another name (the warm-up table). */
+    public static String ddl(String table) {
+        return "CREATE TABLE IF NOT EXISTS " + table + " (id INT NOT NULL PRIMARY KEY, k INT NOT NULL DEFAULT 0,"
+                + " c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', KEY k_" + table + " (k))"
                 + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    }
+
+    /** Writes {@code rows} inserts then {@code rows} updates into a sysbench-shaped table, in transactions of 500. */
+    public static long writeWarmup(Connection c, String table, int rows) throws SQLException {
+        Random r = new Random(7);
+        c.setAutoCommit(false);
+        try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (id, k, c, pad) VALUES (?,?,?,?)");
+             PreparedStatement upd = c.prepareStatement("UPDATE " + table + " SET k = k + 1 WHERE id BETWEEN ? AND ?")) {
+            for (int id = 1; id <= rows; id++) {
+                ins.setInt(1, id);
+                ins.setInt(2, id);
+                ins.setString(3, digits(r, 10));
+                ins.setString(4, digits(r, 5));
+                ins.addBatch();
+                if (id % 500 == 0 || id == rows) {
+                    ins.executeBatch();
+                    c.commit();
+                }
+            }
+            for (int from = 1; from <= rows; from += 500) {
+                upd.setInt(1, from);
+                upd.setInt(2, Math.min(rows, from + 499));
+                upd.executeUpdate();
+                c.commit();
+            }
+        }
+        return 2L * rows;
     }
 
     /** Generates {@code rowsPerTable} inserts per table, then at least {@code operations} row changes. */

@@ -12,12 +12,12 @@ import java.util.Set;
  * changes); {@code --quick} shrinks everything for a smoke run of about a minute.
  */
 public record BenchOptions(int tables, int rowsPerTable, int operations, int sinkWorkers, int ceilingConnections,
-                           int ceilingBatch, Set<String> skip, long timeoutSeconds, Path report,
+                           int ceilingBatch, int sinkRounds, Set<String> skip, long timeoutSeconds, Path report,
                            boolean quick, String commandLine) {
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
-                              [--ceiling-connections N] [--ceiling-batch N]
+                              [--ceiling-connections N] [--ceiling-batch N] [--sink-rounds N]
                               [--skip variant,...] [--timeout-seconds N] [--report FILE|-]
               --tables              sysbench tables (default 8)
               --rows                rows preloaded per table (default 20000)
@@ -25,6 +25,8 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
               --sink-workers        worker.count of our sink's default variant (default: the sink's own default)
               --ceiling-connections connections of the plain-JDBC ceiling (default 2)
               --ceiling-batch       rows per multi-row statement of the ceiling (default 500)
+              --sink-rounds         rounds of the sink variants, median reported (default 3, quick 1;
+                                    the batching-off and Debezium JDBC variants run once)
               --skip                variants to leave out, e.g. src-avro,sink-dbz-jdbc
               --timeout-seconds     per variant (default 900)
               --report              markdown file to write the results to (default docs/benchmarks-e2e.md; - = none)
@@ -38,6 +40,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         int workers = -1;
         int ceilingConns = 2;
         int ceilingBatch = 500;
+        int rounds = -1;
         Set<String> skip = new LinkedHashSet<>();
         long timeout = 900;
         Path report = Path.of("docs/benchmarks-e2e.md");
@@ -61,6 +64,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                 case "--sink-workers" -> workers = positive(k, value(a, ++i, k));
                 case "--ceiling-connections" -> ceilingConns = positive(k, value(a, ++i, k));
                 case "--ceiling-batch" -> ceilingBatch = positive(k, value(a, ++i, k));
+                case "--sink-rounds" -> rounds = positive(k, value(a, ++i, k));
                 case "--skip" -> skip.addAll(List.of(value(a, ++i, k).split(",")));
                 case "--timeout-seconds" -> timeout = positive(k, value(a, ++i, k));
                 case "--report" -> {
@@ -75,7 +79,8 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
             if (!rowsSet) rows = 1_000;
             if (!opsSet) ops = 6_000;
         }
-        return new BenchOptions(tables, rows, ops, workers, ceilingConns, ceilingBatch, skip, timeout, report,
+        if (rounds < 0) rounds = quick ? 1 : 3;
+        return new BenchOptions(tables, rows, ops, workers, ceilingConns, ceilingBatch, rounds, skip, timeout, report,
                 quick, String.join(" ", args));
     }
 

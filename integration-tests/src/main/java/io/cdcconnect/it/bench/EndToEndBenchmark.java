@@ -67,7 +67,7 @@ public final class EndToEndBenchmark {
             skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin"));
         }
         BenchOptions opts = new BenchOptions(o.tables(), o.rowsPerTable(), o.operations(), o.sinkWorkers(),
-                o.ceilingConnections(), o.ceilingBatch(), skip, o.timeoutSeconds(), o.report(), o.quick(),
+                o.ceilingConnections(), o.ceilingBatch(), o.sinkRounds(), skip, o.timeoutSeconds(), o.report(), o.quick(),
                 o.commandLine());
 
         say("[1/6] generating the workload: " + opts.tables() + " tables x " + opts.rowsPerTable() + " rows, then "

@@ -133,6 +133,9 @@ public final class EndToEndBenchmark {
             notes.add("Warm-up, not measured: every source connector first read " + "a load on a separate table"
                     + " (bench_warmup), and our sink and the Debezium JDBC sink each drained that table's topic once"
                     + " before the measured runs, so no variant is timed with a cold JIT.");
+            notes.add("The timed runs are short (seconds) on a shared 2-core machine: one round of a fast variant can"
+                    + " differ from the next by 20% or more. Compare medians and the spread of the rounds, not single"
+                    + " figures; the source phase has one round per connector (a binlog catch-up happens once).");
             notes.add("innodb_flush_log_at_trx_commit was 2 only while the workload was written upstream (not measured);"
                     + " 1, the default, during every measured phase.");
             notes.add("Connect worker: offset.flush.interval.ms=500; a sink's time ends at the first 200-ms poll that"

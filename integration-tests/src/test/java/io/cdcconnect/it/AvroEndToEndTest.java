@@ -25,43 +25,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * for the old key and the sink removes the old row although Avro has no before image.
  */
 class AvroEndToEndTest {
-    private static ApicurioRegistry registry;
-    private static Pipeline pipeline;
-    private static Workload workload;
+    private static FormatTestSupport.AvroRun run;
 
     @BeforeAll
     static void startPipeline() throws Exception {
-        ApicurioRegistry[] started = new ApicurioRegistry[1];
-        pipeline = FormatTestSupport.startWithRegistry("avro", "shop_avro", started);
-        registry = started[0];
-        pipeline.createSchemas();
-        workload = new Workload(11);
-        try (Connection c = pipeline.sourceConnection()) {
-            workload.preload(c, 100); // captured by the snapshot
-        }
-        pipeline.registerSource("source-mariadb-avro.json", 1);
-        pipeline.registerSink("sink-mariadb-avro.json", 1);
+        run = FormatTestSupport.startAvroRun("avro", "shop_avro", 11, "source-mariadb-avro.json");
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (pipeline != null) pipeline.close();
-        } finally {
-            if (registry != null) registry.close();
-        }
+        if (run != null) run.close();
     }
 
     @Test
     void rowsArriveRowForRowWithSchemasFromTheRegistry() throws Exception {
-        try (Connection c = pipeline.sourceConnection()) {
-            workload.run(c, 1200, 0, null);
+        try (Connection c = run.pipeline().sourceConnection()) {
+            run.workload().run(c, 1200, 0, null);
         }
-        FormatTestSupport.assertCaughtUpAndEqual(pipeline, Duration.ofMinutes(3));
+        FormatTestSupport.assertCaughtUpAndEqual(run.pipeline(), Duration.ofMinutes(3));
 
-        List<String> subjects = registry.subjects();
+        List<String> subjects = run.registry().subjects();
         for (String table : Workload.TABLES) {
-            String topic = Pipeline.TOPIC_PREFIX + "." + pipeline.sourceDb() + "." + table;
+            String topic = Pipeline.TOPIC_PREFIX + "." + run.pipeline().sourceDb() + "." + table;
             String subject = topic.replace('.', '_');
             assertTrue(subjects.contains(subject + "-key"), subject + "-key not in the registry: " + subjects);
             assertTrue(subjects.contains(subject + "-value"), subject + "-value not in the registry: " + subjects);
@@ -69,7 +54,7 @@ class AvroEndToEndTest {
 
         // Confluent framing on the wire (magic byte 0, then the registry's schema id), deletes as tombstones.
         int tombstones = 0;
-        List<ConsumerRecord<byte[], byte[]>> records = FormatTestSupport.readAll(pipeline);
+        List<ConsumerRecord<byte[], byte[]>> records = FormatTestSupport.readAll(run.pipeline());
         assertTrue(records.size() > 1000, "records: " + records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             String where = r.topic() + "/" + r.partition() + "@" + r.offset();

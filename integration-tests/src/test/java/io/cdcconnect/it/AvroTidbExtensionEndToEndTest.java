@@ -23,50 +23,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AvroTidbExtensionEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static ApicurioRegistry registry;
-    private static Pipeline pipeline;
-    private static Workload workload;
+    private static FormatTestSupport.AvroRun run;
 
     @BeforeAll
     static void startPipeline() throws Exception {
-        ApicurioRegistry[] started = new ApicurioRegistry[1];
-        pipeline = FormatTestSupport.startWithRegistry("avro-tidb", "shop_avro_tidb", started);
-        registry = started[0];
-        pipeline.createSchemas();
-        workload = new Workload(31);
-        try (Connection c = pipeline.sourceConnection()) {
-            workload.preload(c, 100); // captured by the snapshot
-        }
-        pipeline.registerSource("source-mariadb-avro-tidb.json", 1);
-        pipeline.registerSink("sink-mariadb-avro.json", 1);
+        run = FormatTestSupport.startAvroRun("avro-tidb", "shop_avro_tidb", 31, "source-mariadb-avro-tidb.json");
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (pipeline != null) pipeline.close();
-        } finally {
-            if (registry != null) registry.close();
-        }
+        if (run != null) run.close();
     }
 
     @Test
     void rowsArriveRowForRowAndTheExtensionFieldsStayMetadata() throws Exception {
-        try (Connection c = pipeline.sourceConnection()) {
-            workload.run(c, 1200, 0, null);
+        try (Connection c = run.pipeline().sourceConnection()) {
+            run.workload().run(c, 1200, 0, null);
         }
-        FormatTestSupport.assertCaughtUpAndEqual(pipeline, Duration.ofMinutes(3));
+        FormatTestSupport.assertCaughtUpAndEqual(run.pipeline(), Duration.ofMinutes(3));
 
         for (String table : Workload.TABLES) {
-            String subject = (Pipeline.TOPIC_PREFIX + "." + pipeline.sourceDb() + "." + table).replace('.', '_');
+            String subject = (Pipeline.TOPIC_PREFIX + "." + run.pipeline().sourceDb() + "." + table).replace('.', '_');
             Set<String> fields = new HashSet<>();
-            for (JsonNode f : JSON.readTree(registry.latestSchema(subject + "-value")).path("fields")) {
+            for (JsonNode f : JSON.readTree(run.registry().latestSchema(subject + "-value")).path("fields")) {
                 fields.add(f.path("name").asText());
             }
             assertTrue(fields.containsAll(Set.of("_tidb_op", "_tidb_commit_ts", "_tidb_commit_physical_time")),
                     subject + "-value fields: " + fields);
-            try (Connection t = pipeline.targetConnection();
-                 var rs = t.getMetaData().getColumns(pipeline.target().database(), null, table, "_tidb%")) {
+            try (Connection t = run.pipeline().targetConnection();
+                 var rs = t.getMetaData().getColumns(run.pipeline().target().database(), null, table, "_tidb%")) {
                 assertFalse(rs.next(), "extension field became a column downstream in " + table);
             }
         }

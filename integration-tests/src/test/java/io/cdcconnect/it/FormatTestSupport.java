@@ -57,6 +57,40 @@ final class FormatTestSupport {
         return pipeline;
     }
 
+    /** A pipeline, its schema registry and its workload, for the Avro tests. */
+    record AvroRun(Pipeline pipeline, ApicurioRegistry registry, Workload workload) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                pipeline.close();
+            } finally {
+                registry.close();
+            }
+        }
+    }
+
+    /**
+     * Starts the pipeline with a registry, preloads 100 customers (captured by the snapshot), and registers the source
+     * from {@code sourceConfig} and the Avro sink.
+     */
+    static AvroRun startAvroRun(String workName, String sourceDb, long seed, String sourceConfig) throws Exception {
+        ApicurioRegistry[] started = new ApicurioRegistry[1];
+        Pipeline pipeline = startWithRegistry(workName, sourceDb, started);
+        AvroRun run = new AvroRun(pipeline, started[0], new Workload(seed));
+        try {
+            pipeline.createSchemas();
+            try (java.sql.Connection c = pipeline.sourceConnection()) {
+                run.workload().preload(c, 100);
+            }
+            pipeline.registerSource(sourceConfig, 1);
+            pipeline.registerSink("sink-mariadb-avro.json", 1);
+            return run;
+        } catch (Exception | AssertionError e) {
+            run.close();
+            throw e;
+        }
+    }
+
     /** Waits for the sink to catch up, then every row of every table must match and nothing may be left uncommitted. */
     static void assertCaughtUpAndEqual(Pipeline pipeline, Duration timeout) throws Exception {
         List<String> progress = new ArrayList<>();

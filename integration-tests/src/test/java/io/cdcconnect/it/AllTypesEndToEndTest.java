@@ -3,6 +3,7 @@ package io.cdcconnect.it;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * TIMESTAMP written under a non-UTC session time zone, every byte value, 4-byte UTF-8, empty string vs NULL, JSON,
  * ENUM/SET; then updates (one of a primary key), a unique-key swap, and deletes.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AllTypesEndToEndTest {
     private static final String SOURCE_DB = "typesdb";
     private static final List<String> TABLES = List.of("all_types", "users");
@@ -44,27 +46,34 @@ class AllTypesEndToEndTest {
 
     private static final String INSERT = "INSERT INTO all_types VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
-    private static Pipeline pipeline;
-    private static boolean externalTarget;
+    private Pipeline pipeline;
+    private boolean externalTarget;
 
-    @BeforeAll
-    static void startPipeline() throws Exception {
-        Pipeline.Target target = null;
+    /** Where the rows are applied: MariaDB 10.11 at 127.0.0.1:3306 when it runs (as on CI), else null (the embedded 11.4). */
+    protected Pipeline.Target chooseTarget() {
         String targetDb = "cdc_it_types_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
         try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:3306/?useSSL=false&connectTimeout=2000", "root", "")) {
-            target = new Pipeline.Target("127.0.0.1", 3306, "root", "", targetDb);
-            externalTarget = true;
-            System.out.println("AllTypesEndToEndTest: target is " + c.getMetaData().getDatabaseProductVersion() + " at 127.0.0.1:3306");
+            System.out.println(getClass().getSimpleName() + ": target is " + c.getMetaData().getDatabaseProductVersion()
+                    + " at 127.0.0.1:3306");
+            return new Pipeline.Target("127.0.0.1", 3306, "root", "", targetDb);
         } catch (SQLException e) {
-            System.out.println("AllTypesEndToEndTest: no server at 127.0.0.1:3306 (" + e.getMessage()
+            System.out.println(getClass().getSimpleName() + ": no server at 127.0.0.1:3306 (" + e.getMessage()
                     + "); the target is a second database on the embedded MariaDB 11.4");
+            return null;
         }
-        pipeline = Pipeline.start(Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve("types"), SOURCE_DB, target);
+    }
+
+    @BeforeAll
+    void startPipeline() throws Exception {
+        Pipeline.Target target = chooseTarget();
+        externalTarget = target != null;
+        pipeline = Pipeline.start(Path.of(System.getProperty("cdc.work.dir", "target/it-work"))
+                .resolve("types-" + getClass().getSimpleName()), SOURCE_DB, target);
         pipeline.createSchemas(TABLES, DDL);
     }
 
     @AfterAll
-    static void stopPipeline() throws Exception {
+    void stopPipeline() throws Exception {
         if (pipeline == null) return;
         try {
             if (externalTarget) {

@@ -38,6 +38,8 @@ public class CdcSourceTask extends SourceTask {
     private LongSupplier clock = System::currentTimeMillis;
     /** Set by stop(), which Connect calls from another thread while poll() may be running. */
     private volatile boolean stopping;
+    /** Debezium's offset last handed to Connect; a record that claims nothing repeats it (a null offset would delete it). */
+    private Map<String, ?> lastOffset;
 
     @Override
     public String version() {
@@ -62,6 +64,9 @@ public class CdcSourceTask extends SourceTask {
         watermarkIntervalMs = encoder.carriesWatermarks() ? config.watermarkIntervalMs() : 0;
         lastWatermarkAt = clock.getAsLong();
         debezium = newDebeziumTask(config.flavor());
+        if (context != null && context.offsetStorageReader() != null) {
+            lastOffset = context.offsetStorageReader().offset(Map.of("server", config.topicPrefix()));
+        }
         debezium.initialize(context);
         debezium.start(debeziumProps);
         LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
@@ -102,7 +107,9 @@ public class CdcSourceTask extends SourceTask {
         }
         SourceRecord heartbeat = capture.takeHeartbeat();
         if (events.isEmpty()) {
-            return heartbeat == null ? null : List.of(heartbeatRecord(heartbeat));
+            if (heartbeat == null) return null;
+            if (heartbeat.sourceOffset() != null) lastOffset = heartbeat.sourceOffset();
+            return List.of(heartbeatRecord(heartbeat));
         }
         List<Message> messages;
         try {
@@ -111,21 +118,33 @@ public class CdcSourceTask extends SourceTask {
             if (stopping) return null; // the encoder was closed under us; nothing of this poll was handed over
             throw new ConnectException("source task " + name + " cannot encode: " + e.getMessage(), e);
         }
-        return toRecords(events, messages);
+        List<SourceRecord> records = toRecords(events, messages, lastOffset);
+        if (!records.isEmpty() && records.get(records.size() - 1).sourceOffset() != null) {
+            lastOffset = records.get(records.size() - 1).sourceOffset();
+        }
+        return records;
     }
 
     /**
      * Connect records in message order. A message claims a source offset only when every event up to it has been
      * handed over in it or in an earlier message: Connect commits the offset of the last acknowledged record whose
      * predecessors are all acknowledged, so a claim further ahead could skip rows of a batch still in flight. A
-     * message that cannot claim anything carries no offset (Connect then commits nothing for it). Without batching
-     * across partitions, each message carries the offset of its last row.
+     * message that cannot claim anything repeats the latest claim (of this poll or an earlier one): Connect commits
+     * the offset of the last acknowledged record as it is, and a null there would delete the stored position (a
+     * restart would then snapshot afresh and skip binlog). Without batching across partitions, each message carries
+     * the offset of its last row.
      */
     static List<SourceRecord> toRecords(List<Outgoing> events, List<Message> messages) {
+        return toRecords(events, messages, null);
+    }
+
+    /** As {@link #toRecords(List, List)}; {@code previous} is the offset handed to Connect last (null if none yet). */
+    static List<SourceRecord> toRecords(List<Outgoing> events, List<Message> messages, Map<String, ?> previous) {
         List<SourceRecord> out = new ArrayList<>(messages.size());
         java.util.BitSet done = new java.util.BitSet(events.size());
         int complete = -1;
         int claimed = -1;
+        Map<String, ?> offset = previous;
         for (Message m : messages) {
             for (int i : m.events()) done.set(i);
             complete = done.nextClearBit(complete + 1) - 1;
@@ -133,10 +152,11 @@ public class CdcSourceTask extends SourceTask {
             if (complete > claimed) {
                 origin = (SourceRecord) events.get(complete).origin();
                 claimed = complete;
+                if (origin.sourceOffset() != null) offset = origin.sourceOffset();
             }
             long ms = io.cdcconnect.codec.model.ChangeEvent.physicalMillis(m.commitTs());
             out.add(new SourceRecord(origin != null ? origin.sourcePartition() : partitionOf(events, m),
-                    origin != null ? origin.sourceOffset() : null, m.topic(), m.partition(),
+                    offset, m.topic(), m.partition(),
                     Schema.OPTIONAL_BYTES_SCHEMA, m.key(), Schema.OPTIONAL_BYTES_SCHEMA, m.value(),
                     ms > 0 ? ms : null));
         }

@@ -1,14 +1,21 @@
 package io.cdcconnect.it;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -78,5 +85,37 @@ class WorkerCrashTest {
             assertTrue(r.sourceRows() > 0, "table " + r.table() + " should not be empty upstream");
         }
         assertEquals(0, pipeline.progress().lag(), "sink should have committed every message; progress: " + progress);
+        assertSourceOffsetNeverDeleted();
+    }
+
+    /**
+     * A null value under the source's key in Connect's offset topic deletes its stored position: a worker dying right
+     * after would make Debezium snapshot afresh and skip binlog. Whatever the kill's timing, none may ever be written.
+     */
+    private static void assertSourceOffsetNeverDeleted() {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.connect().bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        int seen = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> parts = consumer.partitionsFor("connect-offsets").stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+                    if (!key.contains(Pipeline.SOURCE_CONNECTOR)) continue;
+                    seen++;
+                    assertTrue(r.value() != null, "the source's stored offset was deleted (null) at " + r.partition()
+                            + "@" + r.offset() + " under " + key);
+                }
+            }
+        }
+        assertTrue(seen > 0, "the source should have stored offsets");
     }
 }

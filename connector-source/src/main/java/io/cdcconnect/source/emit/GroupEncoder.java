@@ -27,18 +27,14 @@ public final class GroupEncoder implements MessageEncoder {
 
     private final EncoderGroup<Integer> group;
     private final int chunk;
-    private final boolean watermarks;
-    private final boolean ddlEverywhere;
-    private final boolean ddl;
+    private final Traits traits;
     private volatile boolean closed;
 
     public GroupEncoder(int threads, long maxInFlightBytes, int chunk, Supplier<EventEncoder> encoders,
                         boolean watermarks, boolean ddlEverywhere, boolean ddl) {
         this.group = new EncoderGroup<>(new EncoderGroupConfig(threads, maxInFlightBytes), encoders);
         this.chunk = Math.max(1, chunk);
-        this.watermarks = watermarks;
-        this.ddlEverywhere = ddlEverywhere;
-        this.ddl = ddl;
+        this.traits = new Traits(watermarks, ddlEverywhere, ddl);
     }
 
     @Override
@@ -111,18 +107,8 @@ public final class GroupEncoder implements MessageEncoder {
     }
 
     @Override
-    public boolean carriesWatermarks() {
-        return watermarks;
-    }
-
-    @Override
-    public boolean ddlOnEveryPartition() {
-        return ddlEverywhere;
-    }
-
-    @Override
-    public boolean carriesDdl() {
-        return ddl;
+    public Traits traits() {
+        return traits;
     }
 
     @Override

@@ -12,14 +12,33 @@ public interface MessageEncoder extends AutoCloseable {
     /** Encodes {@code events} (in source order) and flushes every open batch: nothing stays pending afterwards. */
     List<Message> encode(List<Outgoing> events);
 
+    /**
+     * What the wire format carries, the same for every encoder of one format.
+     *
+     * @param watermarks    whether the format carries watermarks (resolved ts) at all
+     * @param ddlEverywhere whether DDL goes to every partition (Open-protocol) rather than partition 0 (Canal-JSON)
+     * @param ddl           whether the format carries DDL at all (Avro does not)
+     */
+    record Traits(boolean watermarks, boolean ddlEverywhere, boolean ddl) {
+    }
+
+    /** The format's traits. */
+    Traits traits();
+
     /** Whether the format carries watermarks (resolved ts) at all. */
-    boolean carriesWatermarks();
+    default boolean carriesWatermarks() {
+        return traits().watermarks();
+    }
 
     /** Whether DDL goes to every partition (Open-protocol) rather than partition 0 (Canal-JSON). */
-    boolean ddlOnEveryPartition();
+    default boolean ddlOnEveryPartition() {
+        return traits().ddlEverywhere();
+    }
 
     /** Whether the format carries DDL at all (Avro does not). */
-    boolean carriesDdl();
+    default boolean carriesDdl() {
+        return traits().ddl();
+    }
 
     @Override
     default void close() {

@@ -30,9 +30,7 @@ public final class PartitionedEncoder implements MessageEncoder {
     }
 
     private final Supplier<StreamEncoder> factory;
-    private final boolean watermarks;
-    private final boolean ddlEverywhere;
-    private final boolean ddl;
+    private final Traits traits;
     private final Map<Key, Stream> streams = new HashMap<>();
 
     /**
@@ -43,9 +41,7 @@ public final class PartitionedEncoder implements MessageEncoder {
      */
     public PartitionedEncoder(Supplier<StreamEncoder> factory, boolean watermarks, boolean ddlEverywhere, boolean ddl) {
         this.factory = Objects.requireNonNull(factory);
-        this.watermarks = watermarks;
-        this.ddlEverywhere = ddlEverywhere;
-        this.ddl = ddl;
+        this.traits = new Traits(watermarks, ddlEverywhere, ddl);
     }
 
     @Override
@@ -88,17 +84,7 @@ public final class PartitionedEncoder implements MessageEncoder {
     }
 
     @Override
-    public boolean carriesWatermarks() {
-        return watermarks;
-    }
-
-    @Override
-    public boolean ddlOnEveryPartition() {
-        return ddlEverywhere;
-    }
-
-    @Override
-    public boolean carriesDdl() {
-        return ddl;
+    public Traits traits() {
+        return traits;
     }
 }

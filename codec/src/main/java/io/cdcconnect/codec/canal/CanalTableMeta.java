@@ -1,37 +1,36 @@
 package io.cdcconnect.codec.canal;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
 import io.cdcconnect.codec.HandleKeys;
-import io.cdcconnect.codec.json.ByteSink;
-import io.cdcconnect.codec.json.GoJson;
 import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.TableInfo;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.IntStream;
 
-/** What the encoder needs of a table, computed once per table version. */
+/** What the encoder needs of a table, computed once per table version: everything constant pre-rendered as bytes. */
 final class CanalTableMeta {
     final TableInfo info;
-    final SerializableString schema;
-    final SerializableString table;
     final List<ColumnInfo> columns;
-    final SerializableString[] names;
-    /** "name": with the name Go-escaped, for values assembled outside the generator. */
+    /** {@code {"id":0,"database":"…","table":"…","pkNames":[…],"isDdl":false,"type":"}: a row message's start. */
+    final byte[] head;
+    /** "name": with the name Go-escaped. */
     final byte[][] nameColons;
+    /** In a row image: {@code "name":"} before a value, {@code "name":null} for null, each also with a comma first. */
+    final byte[][] valueStart;
+    final byte[][] nextValueStart;
+    final byte[][] nullValue;
+    final byte[][] nextNullValue;
     final String[] mysqlTypes;
-    final SerializableString[] mysqlTypeNames;
+    /** "mysqlType" quoted and Go-escaped, per column. */
+    final byte[][] mysqlTypeQuoted;
     final int[] baseSqlTypes;
     final boolean[] handleKey;
-    final SerializableString[] pkNames;
-    /** {"col":sqlType,…} before promotion, and {"col":"mysqlType",…}: constant per table, rendered once. */
-    final SerializableString sqlTypeJson;
-    final SerializableString mysqlTypeJson;
+    /** {"col":sqlType,…} before promotion (null for a table without columns), and {"col":"mysqlType",…}. */
+    final byte[] sqlTypeJson;
+    final byte[] mysqlTypeJson;
     /** Unsigned TINYINT/SMALLINT/INT/BIGINT columns, whose sqlType depends on the value. */
     final int[] promotable;
     /** Largest unsigned value that keeps the base sqlType, per promotable column. */
@@ -41,37 +40,46 @@ final class CanalTableMeta {
     static final int UNSIGNED = 2;
     static final int TEXT = 3;
     static final int LATIN1 = 4;
-    /** How each column's usual Java value is written (see writeImage). */
+    /** How each column's usual Java value is written (see the encoder's writeImage). */
     final int[] kinds;
 
     CanalTableMeta(TableInfo t, boolean fullTypes) {
         info = t;
-        schema = GoText.name(t.schema());
-        table = GoText.name(t.table());
         columns = t.columns();
         int n = columns.size();
-        names = new SerializableString[n];
         nameColons = new byte[n][];
+        valueStart = new byte[n][];
+        nextValueStart = new byte[n][];
+        nullValue = new byte[n][];
+        nextNullValue = new byte[n][];
         mysqlTypes = new String[n];
-        mysqlTypeNames = new SerializableString[n];
+        mysqlTypeQuoted = new byte[n][];
         baseSqlTypes = new int[n];
         handleKey = new boolean[n];
+        GoText text = new GoText();
         for (int i = 0; i < n; i++) {
             ColumnInfo c = columns.get(i);
-            names[i] = GoText.name(c.name());
-            byte[] escaped = names[i].asQuotedUTF8();
-            nameColons[i] = new byte[escaped.length + 3];
-            nameColons[i][0] = '"';
-            System.arraycopy(escaped, 0, nameColons[i], 1, escaped.length);
-            nameColons[i][escaped.length + 1] = '"';
-            nameColons[i][escaped.length + 2] = ':';
+            nameColons[i] = text.reset().appendQuoted(c.name()).appendByte(':').toByteArray();
+            valueStart[i] = text.reset().appendRaw(nameColons[i]).appendByte('"').toByteArray();
+            nextValueStart[i] = text.reset().appendByte(',').appendRaw(valueStart[i]).toByteArray();
+            nullValue[i] = text.reset().appendRaw(nameColons[i]).appendAscii("null").toByteArray();
+            nextNullValue[i] = text.reset().appendByte(',').appendRaw(nullValue[i]).toByteArray();
             mysqlTypes[i] = CanalTypes.mysqlType(c, fullTypes);
-            mysqlTypeNames[i] = GoText.name(mysqlTypes[i]);
+            mysqlTypeQuoted[i] = text.reset().appendQuoted(mysqlTypes[i]).toByteArray();
             baseSqlTypes[i] = CanalTypes.baseSqlType(c);
         }
         boolean[] hk = HandleKeys.columns(t);
         System.arraycopy(hk, 0, handleKey, 0, n);
-        pkNames = t.primaryKeyNames().stream().map(GoText::name).toArray(SerializableString[]::new);
+
+        text.reset().appendAscii("{\"id\":0,\"database\":").appendQuoted(t.schema())
+                .appendAscii(",\"table\":").appendQuoted(t.table()).appendAscii(",\"pkNames\":[");
+        List<String> pks = t.primaryKeyNames();
+        for (int k = 0; k < pks.size(); k++) {
+            if (k > 0) text.appendByte(',');
+            text.appendQuoted(pks.get(k));
+        }
+        head = text.appendAscii("],\"isDdl\":false,\"type\":\"").toByteArray();
+
         promotable = IntStream.range(0, n).filter(i -> columns.get(i).unsigned()
                 && (columns.get(i).type() == MySqlType.TINY || columns.get(i).type() == MySqlType.SHORT
                 || columns.get(i).type() == MySqlType.LONG || columns.get(i).type() == MySqlType.LONGLONG))
@@ -103,32 +111,22 @@ final class CanalTableMeta {
                 kinds[i] = OTHER;
             }
         }
-        ByteSink out = new ByteSink(64 * (n + 1));
-        try (JsonGenerator g = GoJson.generator(out)) {
-            if (n == 0) {
-                g.writeNull();
-            } else {
-                g.writeStartObject();
-                for (int i = 0; i < n; i++) {
-                    g.writeFieldName(names[i]);
-                    g.writeNumber(baseSqlTypes[i]);
-                }
-                g.writeEndObject();
-            }
-            g.flush();
-            sqlTypeJson = GoText.raw(out.toByteArray());
-            out.reset();
-            g.writeStartObject();
+        if (n == 0) {
+            sqlTypeJson = "null".getBytes(StandardCharsets.US_ASCII);
+        } else {
+            text.reset().appendByte('{');
             for (int i = 0; i < n; i++) {
-                g.writeFieldName(names[i]);
-                g.writeString(mysqlTypeNames[i]);
+                if (i > 0) text.appendByte(',');
+                text.appendRaw(nameColons[i]).appendLong(baseSqlTypes[i]);
             }
-            g.writeEndObject();
-            g.flush();
-            mysqlTypeJson = GoText.raw(out.toByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            sqlTypeJson = text.appendByte('}').toByteArray();
         }
+        text.reset().appendByte('{');
+        for (int i = 0; i < n; i++) {
+            if (i > 0) text.appendByte(',');
+            text.appendRaw(nameColons[i]).appendRaw(mysqlTypeQuoted[i]);
+        }
+        mysqlTypeJson = text.appendByte('}').toByteArray();
     }
 
     /** True when some unsigned value exceeds its signed type, so sqlType must be written column by column. */

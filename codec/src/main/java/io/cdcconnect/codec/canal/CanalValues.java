@@ -1,5 +1,7 @@
 package io.cdcconnect.codec.canal;
 
+import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
+import com.fasterxml.jackson.core.io.schubfach.FloatToDecimal;
 import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.json.NumberText;
 import io.cdcconnect.codec.model.MySqlType;
@@ -71,7 +73,24 @@ final class CanalValues {
                     return;
                 }
                 break;
-            case FLOAT: case DOUBLE: case DECIMAL: case NEWDECIMAL:
+            case DECIMAL: case NEWDECIMAL:
+                // up to 18 digits the unscaled value fits a long: digits straight into the buffer
+                if (v instanceof BigDecimal d && d.scale() > 0 && d.precision() <= 18) {
+                    out.appendPlainDecimal(d.unscaledValue().longValue(), d.scale());
+                    return;
+                }
+                break;
+            case FLOAT:
+                if (v instanceof Float f && Float.isFinite(f)) {
+                    NumberText.appendPlain(out, FloatToDecimal.toString(f));
+                    return;
+                }
+                break;
+            case DOUBLE:
+                if (v instanceof Double d && Double.isFinite(d)) {
+                    NumberText.appendPlain(out, DoubleToDecimal.toString(d));
+                    return;
+                }
                 break;
             default:
                 if (v instanceof byte[] b && (CanalTypes.binaryString(c) || c.type() == MySqlType.GEOMETRY)) {

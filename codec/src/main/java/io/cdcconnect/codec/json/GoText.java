@@ -2,17 +2,14 @@ package io.cdcconnect.codec.json;
 
 import com.fasterxml.jackson.core.SerializableString;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Escapes text into UTF-8 JSON string content exactly as {@link GoJson}'s generator would, but into a reused byte
- * buffer, so hot paths can hand the result to {@code JsonGenerator.writeRawUTF8String} without Jackson's slower
- * custom-escape path and without making a String per value (binary values go byte by byte, integers digit by digit).
+ * Writes JSON text into a reused byte buffer, escaping strings exactly as {@link GoJson}'s generator (and TiCDC's Go
+ * code) would: the Canal-JSON encoder writes whole messages with it, the Open-protocol encoder values it hands to
+ * {@code JsonGenerator.writeRawUTF8String}. No String is made per value: binary values go byte by byte, integers
+ * digit by digit.
  *
  * <p>Not thread-safe; one per encoder.
  */
@@ -60,25 +57,31 @@ public final class GoText {
 
     private void ensure(int n) {
         if (len + n > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+            grow(n); // out of line, so every append inlines small
         }
     }
 
-    private void ascii(int c) {
+    private void grow(int n) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+    }
+
+    /** Writes ASCII character {@code c} at {@code p}, escaped if it must be; gives the position after it. */
+    private static int ascii(byte[] b, int p, int c) {
         byte e = ESCAPE[c];
         if (e == 0) {
-            buf[len++] = (byte) c;
+            b[p++] = (byte) c;
         } else if (e != 'u') {
-            buf[len++] = '\\';
-            buf[len++] = e;
+            b[p++] = '\\';
+            b[p++] = e;
         } else {
-            buf[len++] = '\\';
-            buf[len++] = 'u';
-            buf[len++] = '0';
-            buf[len++] = '0';
-            buf[len++] = HEX[c >> 4];
-            buf[len++] = HEX[c & 0xF];
+            b[p++] = '\\';
+            b[p++] = 'u';
+            b[p++] = '0';
+            b[p++] = '0';
+            b[p++] = HEX[c >> 4];
+            b[p++] = HEX[c & 0xF];
         }
+        return p;
     }
 
     /** Text as UTF-8 with Go's escaping; a lone surrogate becomes U+FFFD as Go writes invalid UTF-8. */
@@ -92,58 +95,115 @@ public final class GoText {
         s.getChars(0, n, chars, 0);
         char[] cs = chars;
         byte[] b = buf;
-        for (int i = 0; i < n; i++) {
+        int p = len;
+        // the usual case first: a run of ASCII that needs no escape, in a loop with nothing else in it
+        int i = 0;
+        while (i < n) {
             char c = cs[i];
-            if (c < 0x80 && ESCAPE[c] == 0) {
-                b[len++] = (byte) c;
-            } else if (c < 0x80) {
-                ascii(c);
-            } else if (c < 0x800) {
-                b[len++] = (byte) (0xC0 | (c >> 6));
-                b[len++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(cs[i + 1])) {
-                    int cp = Character.toCodePoint(c, cs[++i]);
-                    b[len++] = (byte) (0xF0 | (cp >> 18));
-                    b[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                    b[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                    b[len++] = (byte) (0x80 | (cp & 0x3F));
-                } else {
-                    b[len++] = (byte) 0xEF;
-                    b[len++] = (byte) 0xBF;
-                    b[len++] = (byte) 0xBD;
-                }
-            } else if (c == 0x2028 || c == 0x2029) {
-                b[len++] = '\\';
-                b[len++] = 'u';
-                b[len++] = '2';
-                b[len++] = '0';
-                b[len++] = '2';
-                b[len++] = (byte) (c == 0x2028 ? '8' : '9');
-            } else {
-                b[len++] = (byte) (0xE0 | (c >> 12));
-                b[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                b[len++] = (byte) (0x80 | (c & 0x3F));
-            }
+            if (c >= 0x80 || ESCAPE[c] != 0) break;
+            b[p++] = (byte) c;
+            i++;
+        }
+        len = p;
+        if (i < n) {
+            appendRest(cs, i, n);
         }
         return this;
     }
 
-    /** Bytes read as ISO-8859-1 (one character per byte), then escaped and written as UTF-8. */
-    public GoText appendLatin1(byte[] b) {
-        ensure(b.length * 6);
-        byte[] out = buf;
-        for (byte x : b) {
-            int c = x & 0xFF;
-            if (c < 0x80 && ESCAPE[c] == 0) {
-                out[len++] = x;
-            } else if (c < 0x80) {
-                ascii(c);
+    private void appendRest(char[] cs, int from, int n) {
+        byte[] b = buf;
+        int p = len;
+        for (int i = from; i < n; i++) {
+            char c = cs[i];
+            if (c < 0x80) {
+                p = ascii(b, p, c);
+            } else if (c < 0x800) {
+                b[p++] = (byte) (0xC0 | (c >> 6));
+                b[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(cs[i + 1])) {
+                    int cp = Character.toCodePoint(c, cs[++i]);
+                    b[p++] = (byte) (0xF0 | (cp >> 18));
+                    b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    b[p++] = (byte) (0x80 | (cp & 0x3F));
+                } else {
+                    b[p++] = (byte) 0xEF;
+                    b[p++] = (byte) 0xBF;
+                    b[p++] = (byte) 0xBD;
+                }
+            } else if (c == 0x2028 || c == 0x2029) {
+                b[p++] = '\\';
+                b[p++] = 'u';
+                b[p++] = '2';
+                b[p++] = '0';
+                b[p++] = '2';
+                b[p++] = (byte) (c == 0x2028 ? '8' : '9');
             } else {
-                buf[len++] = (byte) (0xC0 | (c >> 6));
-                buf[len++] = (byte) (0x80 | (c & 0x3F));
+                b[p++] = (byte) (0xE0 | (c >> 12));
+                b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[p++] = (byte) (0x80 | (c & 0x3F));
             }
         }
+        len = p;
+    }
+
+    /** A JSON string: the text quoted and escaped as {@link #appendString}; {@code null} for null. */
+    public GoText appendQuoted(String s) {
+        if (s == null) {
+            ensure(4);
+            buf[len++] = 'n';
+            buf[len++] = 'u';
+            buf[len++] = 'l';
+            buf[len++] = 'l';
+            return this;
+        }
+        appendByte('"');
+        appendString(s);
+        return appendByte('"');
+    }
+
+    /** Text known to be ASCII that needs no escaping (field names, enum constants), as it is. */
+    public GoText appendAscii(String s) {
+        int n = s.length();
+        ensure(n);
+        s.getBytes(0, n, buf, len); // the deprecated form copies the low byte of each char: exact for ASCII
+        len += n;
+        return this;
+    }
+
+    /** Characters {@code from} to {@code to} of a text known to be ASCII that needs no escaping, as they are. */
+    public GoText appendAscii(String s, int from, int to) {
+        int n = to - from;
+        ensure(n);
+        s.getBytes(from, to, buf, len);
+        len += n;
+        return this;
+    }
+
+    /** A copy of what was written since the last reset. */
+    public byte[] toByteArray() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    /** Bytes read as ISO-8859-1 (one character per byte), then escaped and written as UTF-8. */
+    public GoText appendLatin1(byte[] bytes) {
+        ensure(bytes.length * 6);
+        byte[] b = buf;
+        int p = len;
+        for (byte x : bytes) {
+            if (x < 0) {
+                int c = x & 0xFF;
+                b[p++] = (byte) (0xC0 | (c >> 6));
+                b[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (ESCAPE[x] == 0) {
+                b[p++] = x;
+            } else {
+                p = ascii(b, p, x);
+            }
+        }
+        len = p;
         return this;
     }
 
@@ -186,10 +246,51 @@ public final class GoText {
         }
     }
 
+    private static final long[] POW10 = new long[19];
+
+    static {
+        long p = 1;
+        for (int i = 0; i < POW10.length; i++, p *= 10) POW10[i] = p;
+    }
+
+    /** Decimal digits of a non-negative value: log10 estimated from the bit length, corrected by one comparison. */
+    static int digits(long v) {
+        int d = ((64 - Long.numberOfLeadingZeros(v)) * 1233) >>> 12;
+        return d < 19 && v >= POW10[d] ? d + 1 : Math.max(d, 1);
+    }
+
+    /**
+     * A decimal {@code unscaled / 10^scale} in plain notation, as {@code BigDecimal.toPlainString} writes it
+     * (scale digits after the point, leading "0." when below one), without making a String.
+     */
+    public GoText appendPlainDecimal(long unscaled, int scale) {
+        if (scale <= 0 || unscaled == Long.MIN_VALUE) {
+            throw new IllegalArgumentException("expected a positive scale and an unscaled value above Long.MIN_VALUE");
+        }
+        ensure(scale + 22);
+        if (unscaled < 0) {
+            buf[len++] = '-';
+            unscaled = -unscaled;
+        }
+        int digits = digits(unscaled);
+        if (digits <= scale) {
+            buf[len++] = '0';
+            buf[len++] = '.';
+            for (int i = digits; i < scale; i++) buf[len++] = '0';
+            return appendPositive(unscaled);
+        }
+        // write all digits, then open a gap for the point
+        appendPositive(unscaled);
+        int point = len - scale;
+        System.arraycopy(buf, point, buf, point + 1, scale);
+        buf[point] = '.';
+        len++;
+        return this;
+    }
+
     /** Digits of a non-negative value, two at a time from the right (as Long.toString does). */
     private GoText appendPositive(long v) {
-        int digits = 1;
-        for (long p = 10; digits < 19 && v >= p; p *= 10) digits++;
+        int digits = digits(v);
         int pos = len + digits;
         len = pos;
         while (v > Integer.MAX_VALUE) {
@@ -223,91 +324,6 @@ public final class GoText {
         ensure(1);
         buf[len++] = (byte) c;
         return this;
-    }
-
-    /** A live view of this buffer as raw JSON for {@code JsonGenerator.writeRawValue}; valid until the next change. */
-    public SerializableString asRawValue() {
-        return rawView;
-    }
-
-    private final SerializableString rawView = new SerializableString() {
-        @Override
-        public String getValue() {
-            return new String(buf, 0, len, StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public int charLength() {
-            return getValue().length();
-        }
-
-        @Override
-        public char[] asQuotedChars() {
-            return getValue().toCharArray();
-        }
-
-        @Override
-        public byte[] asUnquotedUTF8() {
-            return Arrays.copyOf(buf, len);
-        }
-
-        @Override
-        public byte[] asQuotedUTF8() {
-            return Arrays.copyOf(buf, len);
-        }
-
-        @Override
-        public int appendQuotedUTF8(byte[] buffer, int offset) {
-            return appendUnquotedUTF8(buffer, offset);
-        }
-
-        @Override
-        public int appendQuoted(char[] buffer, int offset) {
-            return appendUnquoted(buffer, offset);
-        }
-
-        @Override
-        public int appendUnquotedUTF8(byte[] buffer, int offset) {
-            if (offset + len > buffer.length) return -1;
-            System.arraycopy(buf, 0, buffer, offset, len);
-            return len;
-        }
-
-        @Override
-        public int appendUnquoted(char[] buffer, int offset) {
-            String v = getValue();
-            if (offset + v.length() > buffer.length) return -1;
-            v.getChars(0, v.length(), buffer, offset);
-            return v.length();
-        }
-
-        @Override
-        public int writeQuotedUTF8(OutputStream out) throws IOException {
-            return writeUnquotedUTF8(out);
-        }
-
-        @Override
-        public int writeUnquotedUTF8(OutputStream out) throws IOException {
-            out.write(buf, 0, len);
-            return len;
-        }
-
-        @Override
-        public int putQuotedUTF8(ByteBuffer buffer) {
-            return putUnquotedUTF8(buffer);
-        }
-
-        @Override
-        public int putUnquotedUTF8(ByteBuffer buffer) {
-            if (buffer.remaining() < len) return -1;
-            buffer.put(buf, 0, len);
-            return len;
-        }
-    };
-
-    /** Wraps ready-made JSON text so a generator can write it as a raw value ({@code writeRawValue}). */
-    public static SerializableString raw(byte[] json) {
-        return new PreEscaped(new String(json, StandardCharsets.UTF_8), json);
     }
 
     /** A name or constant pre-escaped the Go way (Jackson's SerializedString would escape it Jackson's way). */

@@ -78,6 +78,19 @@ public final class NumberText {
         }
     }
 
+    /**
+     * Appends {@link #plain(String)} of Java's shortest text of a finite number ({@code DoubleToDecimal.toString}),
+     * without making a second String when there is no exponent (the usual case).
+     */
+    public static void appendPlain(GoText out, String javaText) {
+        if (javaText.indexOf('E') >= 0) {
+            out.appendAscii(plain(javaText));
+        } else {
+            int n = javaText.length();
+            out.appendAscii(javaText, 0, javaText.endsWith(".0") ? n - 2 : n);
+        }
+    }
+
     /** Rewrites Java's form without exponent and without a trailing ".0". */
     static String plain(String s) {
         if (s.indexOf('E') < 0) {

@@ -61,4 +61,50 @@ class GoTextTest {
                     new String(Arrays.copyOf(t.reset().appendUnsigned(v).buffer(), t.length()), StandardCharsets.US_ASCII));
         }
     }
+
+    private static String text(GoText t) {
+        return new String(t.toByteArray(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void digitCountsAtEveryPowerOfTen() {
+        GoText t = new GoText();
+        for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10 * 10; p *= 10) {
+            for (long v : new long[] {p - 1, p, p + 1, p * 2 - 1, p * 5}) {
+                if (v < 0) continue;
+                assertEquals(Long.toString(v).length(), GoText.digits(v), "digits of " + v);
+                assertEquals(Long.toString(v), text(t.reset().appendLong(v)));
+            }
+            if (p > Long.MAX_VALUE / 10) break;
+        }
+        Random r = new Random(11);
+        for (int i = 0; i < 100_000; i++) {
+            long v = r.nextLong() >>> r.nextInt(64);
+            assertEquals(Long.toString(v), text(t.reset().appendLong(v)));
+            assertEquals(Long.toString(-v), text(t.reset().appendLong(-v)));
+        }
+    }
+
+    @Test
+    void plainDecimalsAsBigDecimalWritesThem() {
+        GoText t = new GoText();
+        Random r = new Random(5);
+        for (int i = 0; i < 100_000; i++) {
+            long unscaled = (r.nextLong() % 1_000_000_000_000_000_000L) >> r.nextInt(60);
+            int scale = 1 + r.nextInt(i % 10 == 0 ? 40 : 12);
+            String expected = java.math.BigDecimal.valueOf(unscaled, scale).toPlainString();
+            assertEquals(expected, text(t.reset().appendPlainDecimal(unscaled, scale)), unscaled + " scale " + scale);
+        }
+        assertEquals("0.000000", text(t.reset().appendPlainDecimal(0, 6)));
+        assertEquals("-0.01", text(t.reset().appendPlainDecimal(-1, 2)));
+        assertEquals("-99999999999999999.9", text(t.reset().appendPlainDecimal(-999_999_999_999_999_999L, 1)));
+    }
+
+    @Test
+    void quotedTextAndNull() {
+        GoText t = new GoText();
+        assertEquals("\"a\\\"b\\u003c\"", text(t.reset().appendQuoted("a\"b<")));
+        assertEquals("null", text(t.reset().appendQuoted(null)));
+        assertEquals("id", text(t.reset().appendAscii("the id", 4, 6)));
+    }
 }

@@ -19,8 +19,11 @@ import java.util.Map;
  *   <tr><td>open-output-old-value</td><td>true</td><td>open-protocol</td></tr>
  *   <tr><td>max-batch-size</td><td>16</td><td>open-protocol</td></tr>
  *   <tr><td>max-message-bytes</td><td>10485760</td><td>all</td></tr>
- *   <tr><td>large-message-handle-option</td><td>none (or handle-key-only)</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>large-message-handle-option</td><td>none (or handle-key-only, claim-check)</td><td>canal-json,
+ *       open-protocol</td></tr>
  *   <tr><td>large-message-handle-compression</td><td>none (or snappy, lz4)</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>claim-check-storage-uri</td><td>none (file:///directory)</td><td>canal-json, open-protocol</td></tr>
+ *   <tr><td>claim-check-raw-value</td><td>false</td><td>canal-json</td></tr>
  * </table>
  */
 public final class CodecOptions {
@@ -47,6 +50,7 @@ public final class CodecOptions {
                 .maxMessageBytes(integer(o, MAX_MESSAGE_BYTES, MessageSize.DEFAULT_MAX_MESSAGE_BYTES))
                 .largeMessageHandle(LargeMessageHandle.parse(o.getOrDefault(LARGE_MESSAGE_HANDLE, "none")))
                 .compression(compression(o))
+                .claimCheck(claimCheck(o))
                 .build();
     }
 
@@ -59,7 +63,21 @@ public final class CodecOptions {
                 .outputOldValue(bool(o, OPEN_OUTPUT_OLD_VALUE, true))
                 .onlyOutputUpdatedColumns(bool(o, ONLY_OUTPUT_UPDATED_COLUMNS, false))
                 .deleteOnlyHandleKeyColumns(bool(o, DELETE_ONLY_HANDLE_KEY_COLUMNS, false))
+                .claimCheck(claimCheck(o))
                 .build();
+    }
+
+    /** The claim-check store named by {@code claim-check-storage-uri}, or null when that is not set. */
+    public static ClaimCheck claimCheck(Map<String, String> o) {
+        String uri = o.get(ClaimCheck.STORAGE_URI_OPTION);
+        if (uri == null || uri.isBlank()) {
+            if (bool(o, ClaimCheck.RAW_VALUE_OPTION, false)) {
+                throw new IllegalArgumentException(ClaimCheck.RAW_VALUE_OPTION + " is set but "
+                        + ClaimCheck.STORAGE_URI_OPTION + " is not");
+            }
+            return null;
+        }
+        return ClaimCheck.open(uri, bool(o, ClaimCheck.RAW_VALUE_OPTION, false));
     }
 
     public static Compression compression(Map<String, String> o) {

@@ -116,7 +116,8 @@ public final class EventEncoders {
 
         @Override
         public EventDecoder decoder(Map<String, String> options) {
-            CanalJsonDecoder dec = new CanalJsonDecoder(CodecOptions.compression(options));
+            CanalJsonDecoder dec = new CanalJsonDecoder(CodecOptions.compression(options),
+                    CodecOptions.claimCheck(options));
             return new EventDecoder() {
                 @Override
                 public List<ChangeEvent> decode(byte[] key, byte[] value) {
@@ -165,7 +166,8 @@ public final class EventEncoders {
 
         @Override
         public EventDecoder decoder(Map<String, String> options) {
-            OpenProtocolDecoder dec = new OpenProtocolDecoder(CodecOptions.compression(options));
+            OpenProtocolDecoder dec = new OpenProtocolDecoder(CodecOptions.compression(options),
+                    CodecOptions.claimCheck(options));
             return new EventDecoder() {
                 @Override
                 public List<ChangeEvent> decode(byte[] key, byte[] value) {

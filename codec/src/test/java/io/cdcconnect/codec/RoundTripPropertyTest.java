@@ -10,11 +10,17 @@ import io.cdcconnect.codec.open.OpenProtocolDecoder;
 import io.cdcconnect.codec.open.OpenProtocolEncoder;
 import io.cdcconnect.codec.open.OpenProtocolOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -111,6 +117,97 @@ class RoundTripPropertyTest {
                 check(seed, in.get(i), out.get(i), i);
                 assertEquals(in.get(i).commitTs(), out.get(i).commitTs(), "seed " + seed + ": exact commit ts");
             }
+        }
+    }
+
+    private static long files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".json")).count();
+        }
+    }
+
+    /** The median size of the rows' messages, so that about half of them exceed it. */
+    private static int medianSize(List<RowChange> rows, java.util.function.ToIntFunction<RowChange> size) {
+        int[] sizes = rows.stream().mapToInt(size).sorted().toArray();
+        return sizes[sizes.length / 2];
+    }
+
+    private static List<RowChange> changes(RandomRows gen, int count) {
+        List<RowChange> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) rows.add(gen.change((1_700_000_000_000L + i) << 18 | i));
+        return rows;
+    }
+
+    /** Rows over max-message-bytes go to the claim-check store; every row still decodes whole, in order. */
+    @Test
+    void canalJsonRoundTripsThroughTheClaimCheckStore(@TempDir Path dir) throws IOException {
+        long seed = seed();
+        RandomRows gen = new RandomRows(seed);
+        for (Compression compression : Compression.values()) {
+            for (boolean raw : new boolean[] {false, true}) {
+                List<RowChange> rows = changes(gen, ROWS / 4);
+                CanalJsonOptions unlimited = CanalJsonOptions.builder().enableTidbExtension(true)
+                        .compression(compression).build();
+                CanalJsonEncoder sizer = new CanalJsonEncoder(unlimited);
+                int limit = medianSize(rows, r -> MessageSize.length(null, sizer.encode(r)));
+                Path store = Files.createDirectories(dir.resolve(compression + "-" + raw));
+                ClaimCheck claimCheck = ClaimCheck.open(store.toUri().toString(), raw);
+                CanalJsonEncoder enc = new CanalJsonEncoder(unlimited.toBuilder().maxMessageBytes(limit)
+                        .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(claimCheck).build());
+                // the consumer opens the same store by its own URI
+                CanalJsonDecoder dec = new CanalJsonDecoder(compression, ClaimCheck.open("file://" + store, raw));
+                for (int i = 0; i < rows.size(); i++) {
+                    RowChange in = rows.get(i);
+                    List<ChangeEvent> out;
+                    try {
+                        out = dec.decode(enc.encode(in));
+                    } catch (RuntimeException e) {
+                        throw new AssertionError("seed " + seed + ", row " + i + " (" + compression + ", raw "
+                                + raw + "): " + e, e);
+                    }
+                    assertEquals(1, out.size());
+                    check(seed, in, out.get(0), i);
+                }
+                long stored = files(store);
+                assertTrue(stored > 0 && stored < rows.size(), "seed " + seed + ": " + stored + " of "
+                        + rows.size() + " rows went to the store; the limit of " + limit + " bytes should split them");
+            }
+        }
+    }
+
+    @Test
+    void openProtocolRoundTripsThroughTheClaimCheckStore(@TempDir Path dir) throws IOException {
+        long seed = seed();
+        RandomRows gen = new RandomRows(seed);
+        for (Compression compression : Compression.values()) {
+            List<RowChange> in = changes(gen, ROWS / 2);
+            OpenProtocolOptions unlimited = OpenProtocolOptions.builder().maxBatchSize(1).compression(compression)
+                    .build();
+            OpenProtocolEncoder sizer = new OpenProtocolEncoder(unlimited);
+            int limit = medianSize(in, r -> sizer.append(r).get(0).length());
+            Path store = Files.createDirectories(dir.resolve(compression.configName()));
+            OpenProtocolEncoder enc = new OpenProtocolEncoder(unlimited.toBuilder()
+                    .maxBatchSize(1 + gen.random().nextInt(8)).maxMessageBytes(limit)
+                    .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK)
+                    .claimCheck(ClaimCheck.open(store.toUri().toString(), false)).build());
+            OpenProtocolDecoder dec = new OpenProtocolDecoder(compression, ClaimCheck.open("file://" + store, false));
+            List<ChangeEvent> out = new ArrayList<>();
+            try {
+                for (RowChange r : in) {
+                    for (EncodedMessage m : enc.append(r)) out.addAll(dec.decode(m.key(), m.value()));
+                }
+                for (EncodedMessage m : enc.flush()) out.addAll(dec.decode(m.key(), m.value()));
+            } catch (RuntimeException e) {
+                throw new AssertionError("seed " + seed + " (" + compression + "): " + e, e);
+            }
+            assertEquals(in.size(), out.size(), "seed " + seed);
+            for (int i = 0; i < in.size(); i++) {
+                check(seed, in.get(i), out.get(i), i);
+                assertEquals(in.get(i).commitTs(), out.get(i).commitTs(), "seed " + seed + ": exact commit ts");
+            }
+            long stored = files(store);
+            assertTrue(stored > 0 && stored < in.size(), "seed " + seed + ": " + stored + " of " + in.size()
+                    + " rows went to the store; the limit of " + limit + " bytes should split them");
         }
     }
 }

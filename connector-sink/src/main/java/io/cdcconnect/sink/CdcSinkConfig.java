@@ -52,7 +52,11 @@ public final class CdcSinkConfig extends AbstractConfig {
     public CdcSinkConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
         schemaMap();
-        inputCodecOptions();
+        try {
+            io.cdcconnect.codec.CodecOptions.claimCheck(inputCodecOptions());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(INPUT_CODEC_OPTIONS, "(see message)", e.getMessage());
+        }
     }
 
     /** The sink's settings with types, defaults, validators and documentation. */
@@ -98,7 +102,9 @@ public final class CdcSinkConfig extends AbstractConfig {
                 GROUP_INPUT, ++o, Width.LONG, "Schema registry URL");
         d.define(INPUT_CODEC_OPTIONS, Type.LIST, "", Importance.LOW,
                 "Comma-separated key=value options handed to the codec's decoder, named as TiCDC names them, e.g. "
-                        + "large-message-handle-compression=snappy for compressed Canal-JSON/Open-protocol values, or "
+                        + "large-message-handle-compression=snappy for compressed Canal-JSON/Open-protocol values, "
+                        + "claim-check-storage-uri=file:///shared/claim-check to read back rows the producer stored "
+                        + "by claim-check (with claim-check-raw-value=true if it stored raw values), or "
                         + "schema-registry-username=u,schema-registry-password=p for Avro.",
                 GROUP_INPUT, ++o, Width.LONG, "Codec options");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,

@@ -68,4 +68,17 @@ class CdcSinkConfigTest {
         assertFalse(c.toString().contains("s3cret"));
         assertEquals("s3cret", c.connectionPassword());
     }
+
+    @Test
+    void theClaimCheckStoreIsCheckedWhenTheConfigIsRead() {
+        String url = "jdbc:mysql://h/";
+        ConfigException bad = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url,
+                "input.codec.options", "claim-check-storage-uri=s3://id:t0ps3cret@bucket/claims")));
+        assertTrue(bad.getMessage().contains("input.codec.options") && bad.getMessage().contains("only file://"),
+                bad.getMessage());
+        assertFalse(bad.getMessage().contains("t0ps3cret"), "credentials in an error: " + bad.getMessage());
+        CdcSinkConfig ok = new CdcSinkConfig(Map.of("connection.url", url,
+                "input.codec.options", "claim-check-storage-uri=file:///shared/claims"));
+        assertEquals("file:///shared/claims", ok.inputCodecOptions().get("claim-check-storage-uri"));
+    }
 }

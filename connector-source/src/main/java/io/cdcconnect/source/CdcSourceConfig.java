@@ -37,6 +37,8 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String ENCODER_CHUNK_EVENTS = "encoder.chunk.events";
     public static final String LARGE_MESSAGE_HANDLE = "large.message.handle.option";
     public static final String COMPRESSION = "large.message.handle.compression";
+    public static final String CLAIM_CHECK_STORAGE_URI = "claim.check.storage.uri";
+    public static final String CLAIM_CHECK_RAW_VALUE = "claim.check.raw.value";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
     public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
@@ -176,11 +178,23 @@ public final class CdcSourceConfig extends AbstractConfig {
                 "Most events of one partition encoded as one unit of work, so that one busy table still uses "
                         + "every encoder thread. A unit's end closes an Open-protocol batch.", GROUP_OUTPUT, ++o,
                 Width.SHORT, "Encoder unit size");
-        def.define(LARGE_MESSAGE_HANDLE, Type.STRING, "none", enumValidator("none", "handle-key-only"),
+        def.define(LARGE_MESSAGE_HANDLE, Type.STRING, "none", enumValidator("none", "handle-key-only", "claim-check"),
                 Importance.LOW, "Canal-JSON and Open-protocol: what to do with a row whose message exceeds "
                         + "max.message.bytes: 'none' fails the task naming the table, 'handle-key-only' sends only "
-                        + "the key columns, marked so that a consumer reads the row back from the source.",
-                GROUP_OUTPUT, ++o, Width.SHORT, "Large message handling");
+                        + "the key columns, marked so that a consumer reads the row back from the source, "
+                        + "'claim-check' writes the whole message to " + CLAIM_CHECK_STORAGE_URI + " and sends the "
+                        + "key columns with its location, so that a consumer with the same store (our sink, TiCDC's "
+                        + "consumers) reads the whole row back. Canal-JSON needs enable.tidb.extension=true for "
+                        + "either, as in TiCDC.", GROUP_OUTPUT, ++o, Width.SHORT, "Large message handling");
+        def.define(CLAIM_CHECK_STORAGE_URI, Type.STRING, "", Importance.LOW,
+                "With large.message.handle.option=claim-check: the directory that holds the oversize messages, as "
+                        + "a file:// URI (file:///shared/claim-check); a shared mount when workers run on several "
+                        + "machines. Consumers are given the same store. TiCDC's s3/gcs/azure stores are not "
+                        + "supported.", GROUP_OUTPUT, ++o, Width.LONG, "Claim-check store");
+        def.define(CLAIM_CHECK_RAW_VALUE, Type.BOOLEAN, false, Importance.LOW,
+                "Canal-JSON with claim-check: store the message value as it is instead of TiCDC's JSON "
+                        + "{\"key\":…,\"value\":base64}; consumers must be told the same (claim-check-raw-value).",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Claim-check raw value");
         def.define(COMPRESSION, Type.STRING, "none", enumValidator("none", "snappy", "lz4"), Importance.LOW,
                 "Canal-JSON and Open-protocol: compression of message values (TiCDC's "
                         + "large-message-handle-compression); consumers must be told the same. Kafka's own producer "
@@ -246,6 +260,28 @@ public final class CdcSourceConfig extends AbstractConfig {
             throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "Avro has no "
                     + "large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE + " and "
                     + COMPRESSION + " at none");
+        }
+        String handle = getString(LARGE_MESSAGE_HANDLE);
+        if (outputFormat() == OutputFormat.CANAL_JSON && !handle.equals("none") && !tidbExtension()) {
+            throw new ConfigException(LARGE_MESSAGE_HANDLE, handle, "Canal-JSON marks a message that holds only the "
+                    + "key columns in its _tidb field: set " + ENABLE_TIDB_EXTENSION + "=true, or leave "
+                    + LARGE_MESSAGE_HANDLE + " at none");
+        }
+        if (handle.equals("claim-check") && getString(CLAIM_CHECK_STORAGE_URI).isBlank()) {
+            throw new ConfigException(CLAIM_CHECK_STORAGE_URI, "", LARGE_MESSAGE_HANDLE + "=claim-check needs the "
+                    + "store's directory, e.g. file:///shared/claim-check");
+        }
+        if (handle.equals("claim-check") && getBoolean(CLAIM_CHECK_RAW_VALUE)
+                && outputFormat() == OutputFormat.OPEN_PROTOCOL) {
+            throw new ConfigException(CLAIM_CHECK_RAW_VALUE, true, "Open-protocol keeps the key with the stored "
+                    + "message: raw values are for Canal-JSON only");
+        }
+        if (handle.equals("claim-check")) {
+            try {
+                io.cdcconnect.codec.ClaimCheck.open(getString(CLAIM_CHECK_STORAGE_URI), false);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(CLAIM_CHECK_STORAGE_URI, "(see message)", e.getMessage());
+            }
         }
         if (usesKafkaSchemaHistory() && getString(SCHEMA_HISTORY_BOOTSTRAP).isBlank()) {
             throw new ConfigException(SCHEMA_HISTORY_BOOTSTRAP, "", "the Kafka schema history needs bootstrap "
@@ -314,6 +350,10 @@ public final class CdcSourceConfig extends AbstractConfig {
         } else {
             o.put("large-message-handle-option", getString(LARGE_MESSAGE_HANDLE));
             o.put("large-message-handle-compression", getString(COMPRESSION));
+            if (getString(LARGE_MESSAGE_HANDLE).equals("claim-check")) {
+                o.put("claim-check-storage-uri", getString(CLAIM_CHECK_STORAGE_URI));
+                o.put("claim-check-raw-value", Boolean.toString(getBoolean(CLAIM_CHECK_RAW_VALUE)));
+            }
         }
         return o;
     }

@@ -141,4 +141,33 @@ class CdcSourceConfigTest {
         assertEquals("jdbc:mysql://h:1/", c.flavor().jdbcUrl("h", 1));
     }
 
+
+    @Test
+    void largeMessageHandlingIsCheckedAsTiCdcChecksIt() {
+        Map<String, String> p = minimal();
+        p.put("large.message.handle.option", "handle-key-only");
+        ConfigException noExtension = assertThrows(ConfigException.class, () -> new CdcSourceConfig(p));
+        assertTrue(noExtension.getMessage().contains("enable.tidb.extension"), noExtension.getMessage());
+
+        p.put("enable.tidb.extension", "true");
+        p.put("large.message.handle.option", "claim-check");
+        ConfigException noStore = assertThrows(ConfigException.class, () -> new CdcSourceConfig(p));
+        assertTrue(noStore.getMessage().contains("claim.check.storage.uri"), noStore.getMessage());
+
+        p.put("claim.check.storage.uri", "s3://KEYID:s3cr3tv4lue@bucket/claims");
+        ConfigException s3 = assertThrows(ConfigException.class, () -> new CdcSourceConfig(p));
+        assertTrue(s3.getMessage().contains("only file://"), s3.getMessage());
+        assertFalse(s3.getMessage().contains("s3cr3tv4lue"), "credentials in an error: " + s3.getMessage());
+
+        p.put("claim.check.storage.uri", "file:///var/lib/cdc/claims/");
+        Map<String, String> codec = new CdcSourceConfig(p).codecOptions();
+        assertEquals("claim-check", codec.get("large-message-handle-option"));
+        assertEquals("file:///var/lib/cdc/claims/", codec.get("claim-check-storage-uri"));
+        assertEquals("false", codec.get("claim-check-raw-value"));
+
+        p.put("output.format", "open-protocol");
+        p.put("claim.check.raw.value", "true");
+        ConfigException raw = assertThrows(ConfigException.class, () -> new CdcSourceConfig(p));
+        assertTrue(raw.getMessage().contains("claim.check.raw.value"), raw.getMessage());
+    }
 }

@@ -3,6 +3,7 @@ package io.cdcconnect.codec.canal;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.json.GoJson;
@@ -31,6 +32,10 @@ import java.util.Map;
  * reused. Without {@code _tidb.commitTs} the commit ts is {@code es << 18}. An update's {@code old} may leave out
  * unchanged columns (only-output-updated-columns / content-compatible); they are taken from {@code data}.
  *
+ * <p>A claim-check message ({@code _tidb.claimCheckLocation}) is replaced by the whole message read back from the
+ * claim-check store, when one is configured; without one it is an error naming the location. A message with
+ * {@code onlyHandleKey} is an error: the rest of the row is only in the upstream database.
+ *
  * <p>Not thread-safe (it caches tables); use one decoder per thread.
  */
 public final class CanalJsonDecoder {
@@ -38,6 +43,7 @@ public final class CanalJsonDecoder {
     private static final int MAX_CACHED_TABLES = 4096;
 
     private final Compression compression;
+    private final ClaimCheck claimCheck;
     private final Map<TableKey, CachedTable> tables = new HashMap<>();
     private final Map<ShapeKey, Shape> shapes = new HashMap<>();
 
@@ -47,7 +53,16 @@ public final class CanalJsonDecoder {
 
     /** @param compression how the producer compressed each value (TiCDC's large-message-handle-compression) */
     public CanalJsonDecoder(Compression compression) {
+        this(compression, null);
+    }
+
+    /**
+     * @param compression how the producer compressed each value (TiCDC's large-message-handle-compression)
+     * @param claimCheck  the producer's claim-check store, or null
+     */
+    public CanalJsonDecoder(Compression compression, ClaimCheck claimCheck) {
         this.compression = compression;
+        this.claimCheck = claimCheck;
     }
 
     /** Number of distinct table versions seen (for tests and metrics). */
@@ -64,8 +79,14 @@ public final class CanalJsonDecoder {
         if (value == null) {
             throw new CodecException("canal-json: null value (a tombstone is not a Canal-JSON message)");
         }
-        byte[] data = compression.decompress(value);
         List<ChangeEvent> out = new ArrayList<>(1);
+        decode(value, out, false);
+        return out;
+    }
+
+    /** @param claimed the value was read back from the claim-check store (it must not point there again) */
+    private void decode(byte[] value, List<ChangeEvent> out, boolean claimed) {
+        byte[] data = compression.decompress(value);
         int index = 0;
         try (JsonParser p = GoJson.parser(data, 0, data.length)) {
             JsonToken t;
@@ -75,7 +96,15 @@ public final class CanalJsonDecoder {
                     throw new CodecException("canal-json message #" + index + ": expected a JSON object, found " + t);
                 }
                 Message m = readMessage(p, data);
-                toEvents(m, index, out);
+                if (m.claimCheckLocation != null) {
+                    if (claimed) {
+                        throw new CodecException("canal-json message #" + index + ": points to the claim-check store"
+                                + " again (" + m.claimCheckLocation + ")");
+                    }
+                    readClaimed(m.claimCheckLocation, index, out);
+                } else {
+                    toEvents(m, index, out);
+                }
             }
         } catch (JsonProcessingException e) {
             throw new CodecException("canal-json message #" + Math.max(index, 1) + ": malformed JSON: "
@@ -86,7 +115,22 @@ public final class CanalJsonDecoder {
         if (index == 0) {
             throw new CodecException("canal-json: value holds no message (" + value.length + " bytes)");
         }
-        return out;
+    }
+
+    /** Replaces a claim-check message by the whole message it points to. */
+    private void readClaimed(String location, int index, List<ChangeEvent> out) {
+        String where = "canal-json message #" + index;
+        if (claimCheck == null) {
+            throw new CodecException(where + ": the row is in the claim-check store at " + location + "; set "
+                    + ClaimCheck.STORAGE_URI_OPTION + " to the producer's store to read it");
+        }
+        byte[] whole = claimCheck.read(location).value();
+        try {
+            decode(whole, out, true);
+        } catch (CodecException e) {
+            throw new CodecException(where + ", read back from claim-check location " + location + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /** The fields of one message, as sent. */
@@ -305,12 +349,12 @@ public final class CanalJsonDecoder {
                     + m.type + "'");
         }
         where = where + " (" + op + " " + m.database + "." + m.table + ")";
-        if (m.onlyHandleKey || m.claimCheckLocation != null) {
+        if (m.onlyHandleKey) {
             // The row is incomplete: applying it would write only the key columns. The full row must be read back
             // from the upstream TiDB at the commit ts, which a Kafka consumer cannot do.
-            throw new CodecException(where + ": the message carries only the handle-key columns ("
-                    + (m.claimCheckLocation != null ? "claim-check location " + m.claimCheckLocation
-                    : "onlyHandleKey") + "); the producer's max-message-bytes was too small for this row");
+            throw new CodecException(where + ": the message carries only the handle-key columns (onlyHandleKey);"
+                    + " the producer's max-message-bytes was too small for this row (claim-check keeps such rows"
+                    + " whole)");
         }
         if (m.data == null || m.data.isEmpty()) {
             throw new CodecException(where + ": no \"data\"");

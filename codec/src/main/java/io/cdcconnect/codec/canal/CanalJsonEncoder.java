@@ -45,6 +45,7 @@ public final class CanalJsonEncoder {
     private static final byte[] NULL = ascii("null");
     private static final byte[] TIDB_COMMIT_TS = ascii(",\"_tidb\":{\"commitTs\":");
     private static final byte[] ONLY_HANDLE_KEY = ascii(",\"onlyHandleKey\":true");
+    private static final byte[] CLAIM_CHECK_LOCATION = ascii(",\"claimCheckLocation\":");
     private static final byte[] DDL_HEAD = ascii("{\"id\":0,\"database\":");
     private static final byte[] DDL_TABLE = ascii(",\"table\":");
     private static final byte[] DDL_TYPE = ascii(",\"pkNames\":null,\"isDdl\":true,\"type\":\"");
@@ -98,18 +99,25 @@ public final class CanalJsonEncoder {
      */
     public byte[] encode(RowChange row) {
         boolean keysOnly = row.op() == RowChange.Op.DELETE && options.deleteOnlyHandleKeyColumns();
-        byte[] value = options.compression().compress(writeRow(row, keysOnly, false));
+        byte[] value = options.compression().compress(writeRow(row, keysOnly, false, null));
         int length = MessageSize.length(null, value);
         if (length <= options.maxMessageBytes()) {
             return value;
         }
-        if (options.largeMessageHandle() == LargeMessageHandle.NONE) {
+        LargeMessageHandle handle = options.largeMessageHandle();
+        if (handle == LargeMessageHandle.NONE) {
             throw tooLarge(row, length, "");
         }
-        byte[] reduced = options.compression().compress(writeRow(row, true, true));
+        // claim-check: the whole message goes to the store, Kafka gets the handle-key columns and its location
+        String location = handle == LargeMessageHandle.CLAIM_CHECK ? options.claimCheck().newLocation() : null;
+        byte[] reduced = options.compression().compress(
+                writeRow(row, true, handle == LargeMessageHandle.HANDLE_KEY_ONLY, location));
         int reducedLength = MessageSize.length(null, reduced);
         if (reducedLength > options.maxMessageBytes()) {
             throw tooLarge(row, reducedLength, " even with only the handle-key columns");
+        }
+        if (location != null) {
+            options.claimCheck().write(location, null, value);
         }
         return reduced;
     }
@@ -156,7 +164,7 @@ public final class CanalJsonEncoder {
         }
     }
 
-    private byte[] writeRow(RowChange row, boolean keysOnly, boolean markKeysOnly) {
+    private byte[] writeRow(RowChange row, boolean keysOnly, boolean markKeysOnly, String claimCheckLocation) {
         CanalTableMeta meta = meta(row.table());
         int col = -1;
         try {
@@ -214,6 +222,9 @@ public final class CanalJsonEncoder {
                 t.appendRaw(TIDB_COMMIT_TS).appendUnsigned(row.commitTs());
                 if (markKeysOnly) {
                     t.appendRaw(ONLY_HANDLE_KEY);
+                }
+                if (claimCheckLocation != null) {
+                    t.appendRaw(CLAIM_CHECK_LOCATION).appendQuoted(claimCheckLocation);
                 }
                 t.appendByte('}');
             }

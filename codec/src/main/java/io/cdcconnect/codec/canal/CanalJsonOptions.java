@@ -1,5 +1,6 @@
 package io.cdcconnect.codec.canal;
 
+import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.LargeMessageHandle;
 import io.cdcconnect.codec.MessageSize;
@@ -21,12 +22,16 @@ import java.util.Objects;
  *                                   handle-key columns.
  * @param maxMessageBytes            {@code max-message-bytes}: the largest Kafka message (value + 36 bytes of record
  *                                   overhead, TiCDC's arithmetic). Default 10 MiB.
- * @param largeMessageHandle         what to do with a larger message: fail, or send only the handle-key columns
+ * @param largeMessageHandle         what to do with a larger message: fail, send only the handle-key columns, or
+ *                                   store it in the claim-check store and send the handle-key columns with its
+ *                                   location; both need the TiDB extension (TiCDC refuses them without it too)
  * @param compression                value compression: none, snappy (block format) or lz4 (frame format)
+ * @param claimCheck                 the claim-check store ({@code claim-check-storage-uri}), or null
  */
 public record CanalJsonOptions(boolean enableTidbExtension, boolean contentCompatible,
                                boolean onlyOutputUpdatedColumns, boolean deleteOnlyHandleKeyColumns,
-                               int maxMessageBytes, LargeMessageHandle largeMessageHandle, Compression compression) {
+                               int maxMessageBytes, LargeMessageHandle largeMessageHandle, Compression compression,
+                               ClaimCheck claimCheck) {
 
     public CanalJsonOptions {
         Objects.requireNonNull(largeMessageHandle, "largeMessageHandle");
@@ -34,6 +39,15 @@ public record CanalJsonOptions(boolean enableTidbExtension, boolean contentCompa
         if (maxMessageBytes <= MessageSize.RECORD_OVERHEAD) {
             throw new IllegalArgumentException("maxMessageBytes must exceed " + MessageSize.RECORD_OVERHEAD
                     + " bytes, was " + maxMessageBytes);
+        }
+        if (largeMessageHandle != LargeMessageHandle.NONE && !enableTidbExtension) {
+            throw new IllegalArgumentException("large-message-handle-option=" + largeMessageHandle.configName()
+                    + " needs enable-tidb-extension=true for canal-json: without _tidb a consumer cannot tell a"
+                    + " message with only the handle-key columns from a whole row");
+        }
+        if (largeMessageHandle == LargeMessageHandle.CLAIM_CHECK && claimCheck == null) {
+            throw new IllegalArgumentException("large-message-handle-option=claim-check needs "
+                    + ClaimCheck.STORAGE_URI_OPTION);
         }
         if (contentCompatible) {
             onlyOutputUpdatedColumns = true; // as TiCDC does
@@ -53,7 +67,7 @@ public record CanalJsonOptions(boolean enableTidbExtension, boolean contentCompa
         return new Builder().enableTidbExtension(enableTidbExtension).contentCompatible(contentCompatible)
                 .onlyOutputUpdatedColumns(onlyOutputUpdatedColumns)
                 .deleteOnlyHandleKeyColumns(deleteOnlyHandleKeyColumns).maxMessageBytes(maxMessageBytes)
-                .largeMessageHandle(largeMessageHandle).compression(compression);
+                .largeMessageHandle(largeMessageHandle).compression(compression).claimCheck(claimCheck);
     }
 
     public static final class Builder {
@@ -64,6 +78,7 @@ public record CanalJsonOptions(boolean enableTidbExtension, boolean contentCompa
         private int maxMessageBytes = MessageSize.DEFAULT_MAX_MESSAGE_BYTES;
         private LargeMessageHandle largeMessageHandle = LargeMessageHandle.NONE;
         private Compression compression = Compression.NONE;
+        private ClaimCheck claimCheck;
 
         public Builder enableTidbExtension(boolean v) {
             enableTidbExtension = v;
@@ -100,9 +115,15 @@ public record CanalJsonOptions(boolean enableTidbExtension, boolean contentCompa
             return this;
         }
 
+        /** The claim-check store: where claim-check writes, and where a decoder reads claim-check messages back. */
+        public Builder claimCheck(ClaimCheck v) {
+            claimCheck = v;
+            return this;
+        }
+
         public CanalJsonOptions build() {
             return new CanalJsonOptions(enableTidbExtension, contentCompatible, onlyOutputUpdatedColumns,
-                    deleteOnlyHandleKeyColumns, maxMessageBytes, largeMessageHandle, compression);
+                    deleteOnlyHandleKeyColumns, maxMessageBytes, largeMessageHandle, compression, claimCheck);
         }
     }
 }

@@ -46,6 +46,11 @@ public record OpenKey(long ts, String schema, String table, long rowId, Long par
         return new OpenKey(ts, schema, table, 0, null, ROW, onlyHandleKey, null);
     }
 
+    /** A row key pointing to the whole message in the claim-check store ({@code "ccl"}, no {@code "ohk"}). */
+    public static OpenKey claimCheckRow(long ts, String schema, String table, String claimCheckLocation) {
+        return new OpenKey(ts, schema, table, 0, null, ROW, false, claimCheckLocation);
+    }
+
     /** The key entry's JSON, exactly as TiCDC writes it. */
     public byte[] toJson() {
         io.cdcconnect.codec.json.ByteSink out = new io.cdcconnect.codec.json.ByteSink(64);

@@ -3,6 +3,7 @@ package io.cdcconnect.codec.open;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.json.GoJson;
@@ -31,6 +32,10 @@ import java.util.Map;
  * update's {@code p} may leave out unchanged columns; they are taken from {@code u}. A value that is a JSON string
  * in a numeric column and does not parse is kept as the string, as TiCDC's decoder does.
  *
+ * <p>A claim-check entry ({@code "ccl"} in its key) is replaced by the one-row message read back from the claim-check
+ * store, when one is configured; without one it is an error naming the location. An entry with {@code "ohk"} is an
+ * error: the rest of the row is only in the upstream database.
+ *
  * <p>Not thread-safe (it caches tables).
  */
 public final class OpenProtocolDecoder {
@@ -38,6 +43,7 @@ public final class OpenProtocolDecoder {
     private static final int MAX_CACHED_TABLES = 4096;
 
     private final Compression compression;
+    private final ClaimCheck claimCheck;
     private final Map<TableKey, TableInfo> tables = new HashMap<>();
 
     public OpenProtocolDecoder() {
@@ -46,7 +52,16 @@ public final class OpenProtocolDecoder {
 
     /** @param compression how the producer compressed each value entry */
     public OpenProtocolDecoder(Compression compression) {
+        this(compression, null);
+    }
+
+    /**
+     * @param compression how the producer compressed each value entry
+     * @param claimCheck  the producer's claim-check store, or null
+     */
+    public OpenProtocolDecoder(Compression compression, ClaimCheck claimCheck) {
         this.compression = compression;
+        this.claimCheck = claimCheck;
     }
 
     public int cachedTables() {
@@ -137,7 +152,8 @@ public final class OpenProtocolDecoder {
             String where = "open-protocol entry #" + (i + 1);
             try {
                 switch (e.key().type()) {
-                    case OpenKey.ROW -> out.add(row(e, where + " (" + e.key().schema() + "." + e.key().table() + ")"));
+                    case OpenKey.ROW -> out.add(e.key().claimCheckLocation() != null ? claimed(e, where)
+                            : row(e, where + " (" + e.key().schema() + "." + e.key().table() + ")"));
                     case OpenKey.DDL -> out.add(ddl(e));
                     case OpenKey.RESOLVED -> out.add(new Watermark(e.key().ts()));
                     default -> throw new CodecException(where + ": unknown event type t=" + e.key().type());
@@ -149,6 +165,30 @@ public final class OpenProtocolDecoder {
             }
         }
         return out;
+    }
+
+    /** The row a claim-check entry points to, read back from the store (a one-row message of its own). */
+    private RowChange claimed(Entry e, String where) throws IOException {
+        String location = e.key().claimCheckLocation();
+        where = where + " (" + e.key().schema() + "." + e.key().table() + ")";
+        if (claimCheck == null) {
+            throw new CodecException(where + ": the row is in the claim-check store at " + location + "; set "
+                    + ClaimCheck.STORAGE_URI_OPTION + " to the producer's store to read it");
+        }
+        ClaimCheck.Stored stored = claimCheck.read(location);
+        String from = where + ", read back from claim-check location " + location;
+        List<Entry> whole;
+        try {
+            whole = entries(stored.key(), stored.value());
+        } catch (CodecException ex) {
+            throw new CodecException(from + ": " + ex.getMessage(), ex);
+        }
+        if (whole.size() != 1 || whole.get(0).key().type() != OpenKey.ROW
+                || whole.get(0).key().claimCheckLocation() != null) {
+            throw new CodecException(from + ": expected one row entry, found " + whole.size() + " entries"
+                    + (whole.isEmpty() ? "" : " starting with type t=" + whole.get(0).key().type()));
+        }
+        return row(whole.get(0), from);
     }
 
     /** DDL value {@code {"q":…,"t":…}} with its TiDB action type. */
@@ -183,10 +223,9 @@ public final class OpenProtocolDecoder {
     }
 
     private RowChange row(Entry e, String where) throws IOException {
-        if (e.key().onlyHandleKey() || e.key().claimCheckLocation() != null) {
-            throw new CodecException(where + ": the message carries only the handle-key columns ("
-                    + (e.key().claimCheckLocation() != null ? "claim-check " + e.key().claimCheckLocation() : "ohk")
-                    + "); the producer's max-message-bytes was too small for this row");
+        if (e.key().onlyHandleKey()) {
+            throw new CodecException(where + ": the message carries only the handle-key columns (ohk); the"
+                    + " producer's max-message-bytes was too small for this row (claim-check keeps such rows whole)");
         }
         List<RawColumn> u = null;
         List<RawColumn> p = null;

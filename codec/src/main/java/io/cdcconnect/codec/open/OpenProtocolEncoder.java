@@ -89,16 +89,27 @@ public final class OpenProtocolEncoder {
     public List<EncodedMessage> append(RowChange row) {
         TableMeta meta = meta(row.table());
         boolean keysOnly = row.op() == RowChange.Op.DELETE && options.deleteOnlyHandleKeyColumns();
-        Entry e = entry(row, meta, keysOnly, false);
+        Entry e = entry(row, meta, keysOnly, false, null);
         int single = e.keyLength + e.valueLength() + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
         if (single > options.maxMessageBytes()) {
-            if (options.largeMessageHandle() == LargeMessageHandle.NONE) {
+            LargeMessageHandle handle = options.largeMessageHandle();
+            if (handle == LargeMessageHandle.NONE) {
                 throw tooLarge(row, single, "");
             }
-            e = entry(row, meta, true, true);
+            byte[][] whole = null;
+            String location = null;
+            if (handle == LargeMessageHandle.CLAIM_CHECK) {
+                // the row as a message of its own, as TiCDC stores it: the framed key and the framed value
+                whole = singleMessage(e);
+                location = options.claimCheck().newLocation();
+            }
+            e = entry(row, meta, true, handle == LargeMessageHandle.HANDLE_KEY_ONLY, location);
             single = e.keyLength + e.valueLength() + MessageSize.RECORD_OVERHEAD + ENTRY_FRAMING + 8;
             if (single > options.maxMessageBytes()) {
                 throw tooLarge(row, single, " even with only the handle-key columns");
+            }
+            if (whole != null) {
+                options.claimCheck().write(location, whole[0], whole[1]);
             }
         }
         List<EncodedMessage> closed = List.of();
@@ -153,6 +164,22 @@ public final class OpenProtocolEncoder {
                 + ", over max-message-bytes " + options.maxMessageBytes());
     }
 
+    /** The entry in the scratch buffer as a one-row message: {version, key length, key} and {value length, value}. */
+    private byte[][] singleMessage(Entry e) {
+        ByteSink key = new ByteSink(16 + e.keyLength);
+        key.writeLongBE(BATCH_VERSION);
+        key.writeLongBE(e.keyLength);
+        key.write(scratch.buffer(), 0, e.keyLength);
+        ByteSink value = new ByteSink(8 + e.valueLength());
+        value.writeLongBE(e.valueLength());
+        if (e.compressed != null) {
+            value.write(e.compressed, 0, e.compressed.length);
+        } else {
+            value.write(scratch.buffer(), e.keyLength, e.valueLength());
+        }
+        return new byte[][] {key.toByteArray(), value.toByteArray()};
+    }
+
     /** Where the entry just written into the scratch buffer lies: key [0, keyLength), value after it or compressed. */
     private static final class Entry {
         int keyLength;
@@ -164,10 +191,12 @@ public final class OpenProtocolEncoder {
         }
     }
 
-    private Entry entry(RowChange row, TableMeta meta, boolean keysOnly, boolean markKeysOnly) {
+    private Entry entry(RowChange row, TableMeta meta, boolean keysOnly, boolean markKeysOnly,
+                        String claimCheckLocation) {
         try {
             scratch.reset();
-            OpenKey.row(row.commitTs(), meta.schema, meta.table, markKeysOnly).write(gen);
+            (claimCheckLocation != null ? OpenKey.claimCheckRow(row.commitTs(), meta.schema, meta.table,
+                    claimCheckLocation) : OpenKey.row(row.commitTs(), meta.schema, meta.table, markKeysOnly)).write(gen);
             gen.flush();
             int keyEnd = scratch.size();
             gen.writeStartObject();

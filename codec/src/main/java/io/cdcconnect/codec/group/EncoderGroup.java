@@ -88,6 +88,8 @@ public final class EncoderGroup<C> implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition roomFreed = lock.newCondition();
     private final ArrayDeque<Task> queue = new ArrayDeque<>();
+    /** Used by the submitting thread only. */
+    private final EventSize sizes = new EventSize();
     private long inFlightBytes;
     private long peakInFlightBytes;
     private long nextSequence;
@@ -115,8 +117,25 @@ public final class EncoderGroup<C> implements AutoCloseable {
         return config;
     }
 
+    /**
+     * The estimate of the events' encoded bytes that {@link #submit} would reserve (call from the submitting
+     * thread; pass it to {@link #submit(String, int, List, List, long)} so it is not worked out twice).
+     */
+    public long estimate(List<ChangeEvent> events) {
+        return sizes.estimate(events);
+    }
+
     /** Submits one partition's events; contexts may be null (then every context is null). */
     public void submit(String topic, int partition, List<ChangeEvent> events, List<C> contexts)
+            throws InterruptedException {
+        submit(topic, partition, events, contexts, -1);
+    }
+
+    /**
+     * As {@link #submit(String, int, List, List)}, with the events' size from {@link #estimate(List)} already worked
+     * out (a negative size: work it out here).
+     */
+    public void submit(String topic, int partition, List<ChangeEvent> events, List<C> contexts, long estimate)
             throws InterruptedException {
         if (contexts != null && contexts.size() != events.size()) {
             throw new IllegalArgumentException(events.size() + " events but " + contexts.size() + " contexts");
@@ -124,8 +143,7 @@ public final class EncoderGroup<C> implements AutoCloseable {
         if (events.isEmpty()) {
             return;
         }
-        long size = 0;
-        for (ChangeEvent e : events) size += EventSize.estimate(e);
+        long size = estimate >= 0 ? estimate : sizes.estimate(events);
         Task task;
         lock.lockInterruptibly();
         try {

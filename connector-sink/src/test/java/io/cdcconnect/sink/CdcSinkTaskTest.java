@@ -7,7 +7,8 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -41,8 +42,8 @@ class CdcSinkTaskTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        source = new TestDatabase("sink_task_src");
-        target = new TestDatabase("sink_task_dst");
+        source = SinkTarget.database("sink_task_src");
+        target = SinkTarget.database("sink_task_dst");
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
     }
 
@@ -56,9 +57,9 @@ class CdcSinkTaskTest {
     private void startTask(String safeMode) {
         Map<String, String> props = new HashMap<>();
         props.put("name", "task-test");
-        props.put(CdcSinkConfig.CONNECTION_URL, TestDatabase.HOST_URL);
-        props.put(CdcSinkConfig.CONNECTION_USER, "root");
-        props.put(CdcSinkConfig.CONNECTION_PASSWORD, "");
+        props.put(CdcSinkConfig.CONNECTION_URL, SinkTarget.url());
+        props.put(CdcSinkConfig.CONNECTION_USER, SinkTarget.user());
+        props.put(CdcSinkConfig.CONNECTION_PASSWORD, SinkTarget.password());
         props.put(CdcSinkConfig.SCHEMA_MAP, source.name() + "=" + target.name());
         props.put(CdcSinkConfig.SAFE_MODE, safeMode);
         props.put(CdcSinkConfig.WORKER_COUNT, "3");

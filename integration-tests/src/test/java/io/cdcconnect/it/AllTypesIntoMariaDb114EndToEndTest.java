@@ -1,5 +1,7 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.db.DatabaseSpec;
+
 /**
  * The same rows as {@link AllTypesEndToEndTest}, applied into MariaDB 11.4 (a second database on the embedded server)
  * instead of 10.11: the sink's type fidelity on both server versions.
@@ -7,7 +9,7 @@ package io.cdcconnect.it;
 class AllTypesIntoMariaDb114EndToEndTest extends AllTypesEndToEndTest {
 
     @Override
-    protected Pipeline.Target chooseTarget() {
+    protected DatabaseSpec targetSpec() {
         return null;
     }
 }

@@ -1,5 +1,7 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.registry.SchemaRegistry;
+import io.cdcconnect.testsupport.servers.TestServers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -30,21 +32,15 @@ final class FormatTestSupport {
         return Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve(name);
     }
 
-    /** Starts Apicurio Registry (a child JVM) while the pipeline's servers start; both are up when this returns. */
-    static Pipeline startWithRegistry(String workName, String sourceDb, ApicurioRegistry[] registry) {
-        java.util.concurrent.CompletableFuture<ApicurioRegistry> starting =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return ApicurioRegistry.start();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("cannot start Apicurio Registry: " + e.getMessage(), e);
-                    }
-                });
+    /** Starts a schema registry (Apicurio, a child JVM) while the pipeline's servers start; both are up when this returns. */
+    static Pipeline startWithRegistry(String workName, String sourceDb, SchemaRegistry[] registry) {
+        java.util.concurrent.CompletableFuture<SchemaRegistry> starting =
+                java.util.concurrent.CompletableFuture.supplyAsync(TestServers::schemaRegistry);
         Pipeline pipeline;
         try {
             pipeline = Pipeline.start(workDir(workName), sourceDb, null);
         } catch (RuntimeException e) {
-            starting.thenAccept(ApicurioRegistry::close);
+            starting.thenAccept(SchemaRegistry::close);
             throw e;
         }
         try {
@@ -58,7 +54,7 @@ final class FormatTestSupport {
     }
 
     /** A pipeline, its schema registry and its workload, for the Avro tests. */
-    record AvroRun(Pipeline pipeline, ApicurioRegistry registry, Workload workload) implements AutoCloseable {
+    record AvroRun(Pipeline pipeline, SchemaRegistry registry, Workload workload) implements AutoCloseable {
         @Override
         public void close() {
             try {
@@ -74,7 +70,7 @@ final class FormatTestSupport {
      * from {@code sourceConfig} and the Avro sink.
      */
     static AvroRun startAvroRun(String workName, String sourceDb, long seed, String sourceConfig) throws Exception {
-        ApicurioRegistry[] started = new ApicurioRegistry[1];
+        SchemaRegistry[] started = new SchemaRegistry[1];
         Pipeline pipeline = startWithRegistry(workName, sourceDb, started);
         AvroRun run = new AvroRun(pipeline, started[0], new Workload(seed));
         try {

@@ -1,5 +1,6 @@
 package io.cdcconnect.codec.avro;
 
+import io.cdcconnect.testsupport.registry.ApicurioRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.codec.CodecException;
@@ -46,12 +47,12 @@ class AvroApicurioRegistryTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TS = (1_763_800_000_000L << 18) | 7;
-    private static ApicurioRegistryServer server;
+    private static ApicurioRegistry server;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
     static void startRegistry() throws Exception {
-        server = ApicurioRegistryServer.start();
+        server = ApicurioRegistry.start();
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package io.cdcconnect.codec.avro;
 
+import io.cdcconnect.testsupport.TicdcVectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.codec.CodecException;
@@ -21,8 +22,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -42,15 +41,11 @@ class AvroTicdcVectorsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long COMMIT_TS = 417318403368288260L;
-    private static Path dir;
     private static JsonNode columns;
 
     @BeforeAll
     static void load() throws IOException {
-        String shared = System.getProperty("cdc.shared.dir");
-        assertTrue(shared != null, "system property cdc.shared.dir (set by surefire) points at the shared folder");
-        dir = Path.of(shared, "vectors", "avro");
-        columns = JSON.readTree(dir.resolve("columns.json").toFile());
+        columns = JSON.readTree(TicdcVectors.read("avro/columns.json"));
         assertEquals(36, columns.size());
     }
 
@@ -112,7 +107,7 @@ class AvroTicdcVectorsTest {
     }
 
     private static String schemaFile(String name) throws IOException {
-        return Files.readString(dir.resolve(name));
+        return new String(TicdcVectors.read("avro/" + name), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static void assertSameSchema(String expectedJson, String actualJson) throws IOException {

@@ -3,7 +3,7 @@ package io.cdcconnect.codec.canal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cdcconnect.codec.SharedVectors;
+import io.cdcconnect.testsupport.TicdcVectors;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** TiCDC's own Canal-JSON test data (../shared/vectors/canal-json), read at test time. */
+/** TiCDC's own Canal-JSON test data (test-support's resources, ticdc-vectors/canal-json). */
 class CanalJsonVectorsTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -32,7 +32,7 @@ class CanalJsonVectorsTest {
     private static final long TS = 417318403368288260L;
 
     private static JsonNode columns() throws Exception {
-        return MAPPER.readTree(SharedVectors.read("canal-json/columns.json"));
+        return MAPPER.readTree(TicdcVectors.read("canal-json/columns.json"));
     }
 
     private static ColumnInfo column(JsonNode v) {
@@ -134,7 +134,7 @@ class CanalJsonVectorsTest {
     }
 
     private static List<String> messageLines() {
-        String all = new String(SharedVectors.read("canal-json/messages.jsonl"), StandardCharsets.UTF_8);
+        String all = new String(TicdcVectors.read("canal-json/messages.jsonl"), StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>();
         for (String l : all.split("\n")) {
             if (!l.isBlank()) lines.add(l);

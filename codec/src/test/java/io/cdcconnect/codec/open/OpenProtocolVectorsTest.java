@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cdcconnect.codec.EncodedMessage;
-import io.cdcconnect.codec.SharedVectors;
+import io.cdcconnect.testsupport.TicdcVectors;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** TiCDC's binary Open-protocol batches (../shared/vectors/open-protocol), read at test time. */
+/** TiCDC's binary Open-protocol batches (test-support's resources, ticdc-vectors/open-protocol). */
 class OpenProtocolVectorsTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -31,12 +31,12 @@ class OpenProtocolVectorsTest {
 
     private static byte[] key(String pair) {
         String[] p = pair.split("_");
-        return SharedVectors.read("open-protocol/key/" + p[0] + "_key_" + p[1]);
+        return TicdcVectors.read("open-protocol/key/" + p[0] + "_key_" + p[1]);
     }
 
     private static byte[] value(String pair) {
         String[] p = pair.split("_");
-        return SharedVectors.read("open-protocol/value/" + p[0] + "_value_" + p[1]);
+        return TicdcVectors.read("open-protocol/value/" + p[0] + "_value_" + p[1]);
     }
 
     private static byte[] frameKey(List<byte[]> entries) {

@@ -1,7 +1,8 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.sink.CdcSinkTask;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +27,9 @@ class DataSourcesTest {
     void aRejectedLoginFailsTheTaskWithoutThePassword() {
         CdcSinkTask task = new CdcSinkTask();
         ConnectException e = assertThrows(ConnectException.class, () -> task.start(Map.of(
-                "connection.url", TestDatabase.HOST_URL, "connection.user", "no_such_user_x",
+                "connection.url", SinkTarget.url(), "connection.user", "no_such_user_x",
                 "connection.password", "hunter2-secret")));
-        assertTrue(e.getMessage().contains("cannot start the sink against " + TestDatabase.HOST_URL), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot start the sink against " + SinkTarget.url()), e.getMessage());
         assertFalse(e.getMessage().contains("hunter2-secret"), e.getMessage());
     }
 }

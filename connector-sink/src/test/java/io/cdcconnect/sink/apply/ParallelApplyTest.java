@@ -8,7 +8,8 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,8 @@ class ParallelApplyTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        source = new TestDatabase("par_src");
-        target = new TestDatabase("par_dst");
+        source = SinkTarget.database("par_src");
+        target = SinkTarget.database("par_dst");
     }
 
     @AfterEach

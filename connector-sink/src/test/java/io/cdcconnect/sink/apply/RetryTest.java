@@ -6,7 +6,8 @@ import io.cdcconnect.sink.metrics.JmxMeters;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,8 +35,8 @@ class RetryTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        source = new TestDatabase("retry_src");
-        target = new TestDatabase("retry_dst");
+        source = SinkTarget.database("retry_src");
+        target = SinkTarget.database("retry_dst");
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))", "INSERT INTO items VALUES (1, 'old')");
         table = Rows.idValue(source.name(), "items");
     }
@@ -53,7 +54,7 @@ class RetryTest {
     private TaskDriver driver(String taskId, int retries, int lockWaitSeconds) {
         return new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(), "task.id", taskId,
                 "safe.mode", "never",
-                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=innodb_lock_wait_timeout=" + lockWaitSeconds,
+                "connection.url", SinkTarget.url() + "?sessionVariables=innodb_lock_wait_timeout=" + lockWaitSeconds,
                 "retry.max.attempts", Integer.toString(retries), "retry.backoff.ms", "100", "worker.count", "2"));
     }
 

@@ -7,9 +7,11 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -44,9 +46,12 @@ class TypeFidelityTest {
     private static TableInfo table;
 
     @BeforeAll
-    static void createTables() throws Exception {
-        source = new TestDatabase("fidelity_src");
-        target = new TestDatabase("fidelity_dst");
+    static void createTables(TestReporter report) throws Exception {
+        String server = SinkTarget.server().describe();
+        System.out.println("TypeFidelityTest: target " + server);
+        report.publishEntry("target server", server);
+        source = SinkTarget.database("fidelity_src");
+        target = SinkTarget.database("fidelity_dst");
         target.exec(DDL);
         int u = ColumnFlags.UNSIGNED;
         int n = ColumnFlags.NULLABLE;
@@ -148,7 +153,7 @@ class TypeFidelityTest {
         row[13] = "2024-00-00";
         // the sink's sessions start with a sql_mode that rejects zero dates, as MySQL 8's default does
         try (TaskDriver driver = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
-                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=sql_mode='STRICT_TRANS_TABLES,"
+                "connection.url", SinkTarget.url() + "?sessionVariables=sql_mode='STRICT_TRANS_TABLES,"
                         + "NO_ZERO_IN_DATE,NO_ZERO_DATE'"))) {
             driver.put(RowChange.insert(table, row, Rows.ts(3000)));
             driver.awaitApplied();
@@ -165,7 +170,7 @@ class TypeFidelityTest {
         row[12] = "2024-01-01 00:00:00.250000";
         // sessions start in +05:00, as on a server whose default zone is not UTC; the sink sets its own zone
         try (TaskDriver driver = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
-                "connection.url", TestDatabase.HOST_URL + "?sessionVariables=time_zone='%2B05:00'"))) {
+                "connection.url", SinkTarget.url() + "?sessionVariables=time_zone='%2B05:00'"))) {
             driver.put(RowChange.insert(table, row, Rows.ts(2100)));
             driver.awaitApplied();
         }

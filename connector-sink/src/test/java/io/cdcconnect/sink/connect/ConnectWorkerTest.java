@@ -6,7 +6,8 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.CdcSinkConnector;
 import io.cdcconnect.sink.testutil.Rows;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -59,7 +60,7 @@ class ConnectWorkerTest {
 
     @Test
     void undecodableRecordsGoToTheDeadLetterQueueAndTheRestIsApplied() throws Exception {
-        try (TestDatabase source = new TestDatabase("worker_src"); TestDatabase target = new TestDatabase("worker_dst")) {
+        try (TestDatabase source = SinkTarget.database("worker_src"); TestDatabase target = SinkTarget.database("worker_dst")) {
             target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
             connect.kafka().createTopic(TOPIC, 1);
             connect.kafka().createTopic(DLQ, 1);
@@ -75,9 +76,9 @@ class ConnectWorkerTest {
             config.put("connector.class", CdcSinkConnector.class.getName());
             config.put("tasks.max", "1");
             config.put("topics", TOPIC);
-            config.put("connection.url", TestDatabase.HOST_URL);
-            config.put("connection.user", "root");
-            config.put("connection.password", "");
+            config.put("connection.url", SinkTarget.url());
+            config.put("connection.user", SinkTarget.user());
+            config.put("connection.password", SinkTarget.password());
             config.put("schema.map", source.name() + "=" + target.name());
             config.put("errors.tolerance", "all");
             config.put("errors.deadletterqueue.topic.name", DLQ);

@@ -5,7 +5,8 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -113,7 +114,7 @@ class DebeziumEnvelopeDecoderTest {
         json.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
         JsonConverter keyJson = new JsonConverter();
         keyJson.configure(Map.of("schemas.enable", "true"), true);
-        try (TestDatabase src = new TestDatabase("dbz_src"); TestDatabase dst = new TestDatabase("dbz_dst")) {
+        try (TestDatabase src = SinkTarget.database("dbz_src"); TestDatabase dst = SinkTarget.database("dbz_dst")) {
             dst.exec("CREATE TABLE t (id BIGINT PRIMARY KEY, name VARCHAR(10), price DECIMAL(10,2), "
                     + "created DATETIME(6), updated TIMESTAMP(6) NULL, day DATE, dur TIME(6), flags BIT(16), "
                     + "doc JSON, color ENUM('red','green'), raw VARBINARY(4), active TINYINT(1))");

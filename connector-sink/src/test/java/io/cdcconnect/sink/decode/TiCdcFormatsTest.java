@@ -3,14 +3,16 @@ package io.cdcconnect.sink.decode;
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.EventEncoder;
 import io.cdcconnect.codec.EventEncoders;
-import io.cdcconnect.codec.avro.ApicurioRegistryServer;
+import io.cdcconnect.testsupport.registry.SchemaRegistry;
+import io.cdcconnect.testsupport.servers.TestServers;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TiCdcFormatsTest {
 
     /** A real Apicurio Registry (the codec's launcher, a child JVM), started by the first Avro test only. */
-    private static ApicurioRegistryServer registry;
+    private static SchemaRegistry registry;
 
     private TestDatabase source;
     private TestDatabase target;
@@ -37,8 +39,8 @@ class TiCdcFormatsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        source = new TestDatabase("fmt_src");
-        target = new TestDatabase("fmt_dst");
+        source = SinkTarget.database("fmt_src");
+        target = SinkTarget.database("fmt_dst");
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
         table = Rows.idValue(source.name(), "items");
     }
@@ -56,8 +58,8 @@ class TiCdcFormatsTest {
     }
 
     /** One registry per class: it takes seconds to start, and subjects are named after the test's own database. */
-    private static synchronized ApicurioRegistryServer registry() throws IOException, InterruptedException {
-        if (registry == null) registry = ApicurioRegistryServer.start();
+    private static synchronized SchemaRegistry registry() {
+        if (registry == null) registry = TestServers.schemaRegistry();
         return registry;
     }
 

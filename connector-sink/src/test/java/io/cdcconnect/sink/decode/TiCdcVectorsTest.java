@@ -1,8 +1,9 @@
 package io.cdcconnect.sink.decode;
 
-import io.cdcconnect.sink.testutil.SharedVectors;
+import io.cdcconnect.testsupport.TicdcVectors;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +22,8 @@ class TiCdcVectorsTest {
 
     @Test
     void tiCdcCanalJsonMessagesAreApplied() throws Exception {
-        List<String> lines = SharedVectors.lines("canal-json/messages.jsonl");
-        try (TestDatabase target = new TestDatabase("ticdc_dst")) {
+        List<String> lines = TicdcVectors.lines("canal-json/messages.jsonl");
+        try (TestDatabase target = SinkTarget.database("ticdc_dst")) {
             target.exec("CREATE TABLE employee (id INT PRIMARY KEY, FirstName VARCHAR(20), LastName VARCHAR(20), "
                     + "HireDate DATE, OfficeLocation VARCHAR(20))");
             try (TaskDriver driver = new TaskDriver(Map.of("schema.map", "test=" + target.name() + ",cdc="

@@ -5,7 +5,8 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ class TaskMetricsTest {
 
     @Test
     void appliedRowsStatementsAndCheckpointLagAreVisibleOverJmx() throws Exception {
-        try (TestDatabase source = new TestDatabase("metrics_src"); TestDatabase target = new TestDatabase("metrics_dst")) {
+        try (TestDatabase source = SinkTarget.database("metrics_src"); TestDatabase target = SinkTarget.database("metrics_dst")) {
             target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
             TableInfo t = Rows.idValue(source.name(), "items");
             long committedAt = System.currentTimeMillis() - 10_000;

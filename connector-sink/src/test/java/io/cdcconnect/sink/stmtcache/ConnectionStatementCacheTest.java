@@ -3,7 +3,8 @@ package io.cdcconnect.sink.stmtcache;
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.metrics.SinkMetrics;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,8 +32,8 @@ class ConnectionStatementCacheTest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        db = new TestDatabase("stmtcache");
-        ds = DataSources.create(TestDatabase.HOST_URL + db.name(), "root", "", 2, "+00:00", "stmtcache-test");
+        db = SinkTarget.database("stmtcache");
+        ds = DataSources.create(SinkTarget.url() + db.name(), SinkTarget.user(), SinkTarget.password(), 2, "+00:00", "stmtcache-test");
     }
 
     @AfterAll

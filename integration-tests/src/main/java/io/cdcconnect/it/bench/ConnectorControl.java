@@ -1,7 +1,7 @@
 package io.cdcconnect.it.bench;
 
+import io.cdcconnect.testsupport.connect.ConnectCluster;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cdcconnect.it.ConnectCluster;
 
 import java.io.IOException;
 import java.net.http.HttpClient;

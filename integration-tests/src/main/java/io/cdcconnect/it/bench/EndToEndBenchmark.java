@@ -1,7 +1,7 @@
 package io.cdcconnect.it.bench;
 
-import io.cdcconnect.it.ConnectCluster;
-import io.cdcconnect.it.EmbeddedMariaDb;
+import io.cdcconnect.testsupport.connect.ConnectCluster;
+import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import io.cdcconnect.it.Pipeline;
 
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.cdcconnect.it.bench;
 
+import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import io.cdcconnect.it.ConnectorConfigFiles;
-import io.cdcconnect.it.EmbeddedMariaDb;
 import io.cdcconnect.it.bench.TopicMeter.Format;
 
 import java.sql.Connection;

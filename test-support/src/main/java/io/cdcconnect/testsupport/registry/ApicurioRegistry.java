@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.avro;
+package io.cdcconnect.testsupport.registry;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,12 +20,13 @@ import java.util.stream.Stream;
  * Confluent-compatible API under {@code /apis/ccompat/v7}.
  *
  * <p>The distribution ({@code io.apicurio:apicurio-registry-app:<v>:tar.gz:all} from Maven Central) is unpacked by
- * the build into the folder named by the system property {@code apicurio.registry.home} (see codec/pom.xml: the
- * maven-dependency-plugin 2.8 {@code unpack} in the {@code apicurio-registry-for-tests} profile). The server listens
+ * test-support's build into {@code test-support/target/apicurio-registry}, which the root pom hands every module's
+ * tests as the system property {@code apicurio.registry.home} (test-support/pom.xml: the maven-dependency-plugin 2.8
+ * {@code unpack} in the {@code apicurio-registry-for-tests} profile). The server listens
  * on a free loopback port; {@link #close()} stops it, a shutdown hook stops it if a test run ends first, and a
  * watchdog shell stops it if the test JVM is killed outright, so no child process outlives the test JVM. Its output goes to {@code apicurio-<port>.log} beside the distribution.
  */
-public final class ApicurioRegistryServer implements AutoCloseable {
+public final class ApicurioRegistry implements SchemaRegistry {
 
     public static final String HOME_PROPERTY = "apicurio.registry.home";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -35,7 +36,7 @@ public final class ApicurioRegistryServer implements AutoCloseable {
     private final Path log;
     private final Thread shutdownHook;
 
-    private ApicurioRegistryServer(Process process, int port, Path log) {
+    private ApicurioRegistry(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
@@ -44,11 +45,11 @@ public final class ApicurioRegistryServer implements AutoCloseable {
     }
 
     /** Starts a registry and waits until it reports ready. */
-    public static ApicurioRegistryServer start() throws IOException, InterruptedException {
+    public static ApicurioRegistry start() throws IOException, InterruptedException {
         String home = System.getProperty(HOME_PROPERTY);
-        if (home == null) {
-            throw new IllegalStateException("system property " + HOME_PROPERTY + " is not set: run the tests through "
-                    + "Maven, which unpacks Apicurio Registry and sets it");
+        if (home == null || !Files.isDirectory(Path.of(home))) {
+            throw new IllegalStateException("Apicurio Registry not found: system property " + HOME_PROPERTY + " is "
+                    + home + "; run the tests through Maven from the project root, whose test-support build unpacks it");
         }
         Path dir = Path.of(home);
         Path jar = runnerJar(dir);
@@ -68,7 +69,7 @@ public final class ApicurioRegistryServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        ApicurioRegistryServer server = new ApicurioRegistryServer(p, port, log);
+        ApicurioRegistry server = new ApicurioRegistry(p, port, log);
         try {
             server.awaitReady();
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -150,6 +151,11 @@ public final class ApicurioRegistryServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    @Override
+    public String describe() {
+        return "Apicurio Registry (child JVM, Confluent-compatible API) at " + url();
     }
 
     /** True while the wrapper or the registry JVM is alive. */

@@ -1,4 +1,4 @@
-package io.cdcconnect.source.it;
+package io.cdcconnect.testsupport.connect;
 
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -12,13 +12,13 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A stand-in for the Connect worker's task context, for tests that drive a source task directly without a worker.
  * Offsets live in memory: the test stores what the worker would have flushed and reads them back on a "restart".
- * (The real worker with Kafka-backed offset storage is exercised by the lead's integration tests.)
+ * (The real worker with Kafka-backed offset storage runs in the integration tests.)
  */
-public final class InMemoryTaskContext implements SourceTaskContext {
+public final class InMemorySourceTaskContext implements SourceTaskContext {
     private final Map<String, String> configs;
     private final Map<Map<String, ?>, Map<String, Object>> offsets = new ConcurrentHashMap<>();
 
-    public InMemoryTaskContext(Map<String, String> configs) {
+    public InMemorySourceTaskContext(Map<String, String> configs) {
         this.configs = configs;
     }
 

@@ -1,7 +1,6 @@
-package io.cdcconnect.sink.testutil;
+package io.cdcconnect.testsupport.db;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,18 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/**
- * A uniquely named database on the real MariaDB 10.11 at 127.0.0.1:3306 (root, no password), dropped on close.
- */
+/** A uniquely named database on a {@link DatabaseServer}, dropped on close. */
 public final class TestDatabase implements AutoCloseable {
 
-    public static final String HOST_URL = System.getProperty("sink.test.url", "jdbc:mysql://127.0.0.1:3306/");
-
+    private final DatabaseServer server;
     private final String name;
 
-    public TestDatabase(String prefix) throws SQLException {
+    public TestDatabase(DatabaseServer server, String prefix) throws SQLException {
+        this.server = server;
         this.name = (prefix + "_" + UUID.randomUUID().toString().substring(0, 8)).replace('-', '_');
-        exec("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci");
+        server.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci");
+    }
+
+    public DatabaseServer server() {
+        return server;
     }
 
     public String name() {
@@ -28,13 +29,12 @@ public final class TestDatabase implements AutoCloseable {
     }
 
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(HOST_URL + name + "?characterEncoding=UTF-8", "root", "");
+        return server.connect(name);
     }
 
+    /** Runs the statements in this database, in order, on one connection. */
     public void exec(String... sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(HOST_URL + "?characterEncoding=UTF-8", "root", "");
-             Statement st = c.createStatement()) {
-            if (name != null && !sql[0].startsWith("CREATE DATABASE")) st.execute("USE `" + name + "`");
+        try (Connection c = connect(); Statement st = c.createStatement()) {
             for (String s : sql) st.execute(s);
         }
     }
@@ -59,6 +59,6 @@ public final class TestDatabase implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        exec("DROP DATABASE IF EXISTS `" + name + "`");
+        server.execute("DROP DATABASE IF EXISTS `" + name + "`");
     }
 }

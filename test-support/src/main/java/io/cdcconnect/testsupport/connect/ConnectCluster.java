@@ -1,4 +1,4 @@
-package io.cdcconnect.it;
+package io.cdcconnect.testsupport.connect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,6 +50,14 @@ public final class ConnectCluster implements AutoCloseable {
         return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps()));
     }
 
+    /** A Connect worker in a child JVM on a broker that runs elsewhere (a container); {@code broker} stops it. */
+    public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir, String bootstrapServers,
+                                                       AutoCloseable broker) {
+        checkPluginDir(pluginDir);
+        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, bootstrapServers, broker,
+                System.nanoTime()));
+    }
+
     public static ConnectCluster start(Path pluginDir, Map<String, String> extraWorkerProps) {
         checkPluginDir(pluginDir);
         Map<String, String> worker = workerProps(pluginDir);
@@ -79,7 +87,7 @@ public final class ConnectCluster implements AutoCloseable {
     }
 
     /** Worker settings both modes share. */
-    static Map<String, String> workerProps(Path pluginDir) {
+    public static Map<String, String> workerProps(Path pluginDir) {
         Map<String, String> worker = new HashMap<>();
         worker.put(WorkerConfig.PLUGIN_PATH_CONFIG, pluginDir.toAbsolutePath().toString());
         // service_load: plugins are found only through their ServiceLoader manifests, so a missing manifest fails here
@@ -212,7 +220,7 @@ public final class ConnectCluster implements AutoCloseable {
         forked.restart(true);
     }
 
-    static void sleep(long ms) {
+    public static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.testutil;
+package io.cdcconnect.testsupport.connect;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
@@ -13,10 +13,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Stands in for Connect's SinkTaskContext, which exists only inside a running worker (the lead's integration tests
+ * Stands in for Connect's SinkTaskContext, which exists only inside a running worker (the integration tests
  * use the real one): records what the task reports to the errant-record reporter, as a dead-letter queue would.
  */
-public final class StandInContext implements SinkTaskContext {
+public final class StandInSinkTaskContext implements SinkTaskContext {
 
     /** One reported record and the reason given. */
     public record Report(SinkRecord record, Throwable error) {
@@ -46,7 +46,7 @@ public final class StandInContext implements SinkTaskContext {
 
     @Override
     public Set<TopicPartition> assignment() {
-        return Set.of(new TopicPartition(TaskDriver.TOPIC, 0));
+        return Set.of(new TopicPartition(SinkTaskDriver.TOPIC, 0));
     }
 
     @Override

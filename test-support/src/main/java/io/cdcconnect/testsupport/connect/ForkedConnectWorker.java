@@ -1,5 +1,6 @@
-package io.cdcconnect.it;
+package io.cdcconnect.testsupport.connect;
 
+import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,14 +20,15 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * A real Kafka broker in this JVM and a distributed Connect worker ({@code ConnectDistributed}) in a child JVM, on the
- * same classpath. The child can be killed with SIGKILL: no graceful task stop, no final offset commit, no producer
+ * A real Kafka broker (in this JVM, or a container's) and a distributed Connect worker ({@code ConnectDistributed}) in a
+ * child JVM, on the same classpath. The child can be killed with SIGKILL: no graceful task stop, no final offset commit, no producer
  * flush, exactly what a crash leaves behind. Its output goes to {@code worker-N.log} in the work folder.
  */
 final class ForkedConnectWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForkedConnectWorker.class);
 
-    private final EmbeddedKafkaCluster kafka;
+    private final String bootstrapServers;
+    private final AutoCloseable broker;
     private final Path pluginDir;
     private final Path workDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -35,8 +37,9 @@ final class ForkedConnectWorker implements AutoCloseable {
     private int restPort;
     private int generation;
 
-    private ForkedConnectWorker(EmbeddedKafkaCluster kafka, Path pluginDir, Path workDir) {
-        this.kafka = kafka;
+    private ForkedConnectWorker(String bootstrapServers, AutoCloseable broker, Path pluginDir, Path workDir) {
+        this.bootstrapServers = bootstrapServers;
+        this.broker = broker;
         this.pluginDir = pluginDir;
         this.workDir = workDir;
         this.reaper = new Thread(this::destroyNow, "forked-connect-worker-reaper");
@@ -47,20 +50,25 @@ final class ForkedConnectWorker implements AutoCloseable {
         long t0 = System.nanoTime();
         EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
         kafka.start();
-        ForkedConnectWorker w = new ForkedConnectWorker(kafka, pluginDir, workDir);
+        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, t0);
+    }
+
+    /** A worker on a broker that runs elsewhere (e.g. a container); {@code broker} is closed with the worker. */
+    static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker, long t0) {
+        ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, pluginDir, workDir);
         try {
             w.launch();
         } catch (RuntimeException e) {
             w.close();
             throw e;
         }
-        LOG.info("Kafka broker at {} and forked Connect worker at {} started in {} ms", kafka.bootstrapServers(),
+        LOG.info("Kafka broker at {} and forked Connect worker at {} started in {} ms", bootstrapServers,
                 w.restUrl(), (System.nanoTime() - t0) / 1_000_000);
         return w;
     }
 
     String bootstrapServers() {
-        return kafka.bootstrapServers();
+        return bootstrapServers;
     }
 
     URI restUrl() {
@@ -92,7 +100,7 @@ final class ForkedConnectWorker implements AutoCloseable {
             generation++;
             Files.createDirectories(workDir);
             Map<String, String> props = ConnectCluster.workerProps(pluginDir);
-            props.put("bootstrap.servers", kafka.bootstrapServers());
+            props.put("bootstrap.servers", bootstrapServers);
             props.put("group.id", "cdc-connect-forked");
             props.put("config.storage.topic", "connect-configs");
             props.put("offset.storage.topic", "connect-offsets");
@@ -157,7 +165,11 @@ final class ForkedConnectWorker implements AutoCloseable {
                 process.destroyForcibly();
             }
         }
-        kafka.stop();
+        try {
+            broker.close();
+        } catch (Exception e) {
+            LOG.warn("stopping the Kafka broker failed: {}", e.getMessage());
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(reaper);
         } catch (IllegalStateException e) {

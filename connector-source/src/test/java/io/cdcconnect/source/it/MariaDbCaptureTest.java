@@ -3,10 +3,10 @@ package io.cdcconnect.source.it;
 import io.cdcconnect.testsupport.connect.InMemorySourceTaskContext;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
+import io.cdcconnect.testsupport.registry.SchemaRegistry;
 import io.cdcconnect.testsupport.servers.TestServers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cdcconnect.codec.avro.ApicurioRegistryServer;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -425,7 +425,7 @@ class MariaDbCaptureTest {
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
                 "CREATE TABLE " + d + ".t (id INT PRIMARY KEY, amount DECIMAL(10,2), note VARCHAR(20))",
                 "INSERT INTO " + d + ".t VALUES (1, 12.50, 'one')");
-        try (ApicurioRegistryServer registry = ApicurioRegistryServer.start()) {
+        try (SchemaRegistry registry = TestServers.schemaRegistry()) {
             Map<String, String> cfg = config(d, "av");
             cfg.put("output.format", "avro");
             cfg.put("schema.registry.url", registry.url());

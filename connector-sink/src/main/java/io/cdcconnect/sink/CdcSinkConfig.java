@@ -41,6 +41,8 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
+    public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
+    public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
 
     public static final String STATEMENT_CACHE_SIZE = "statement.cache.size";
@@ -143,9 +145,22 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "keeping the records already fetched, and takes them in later put() calls (resuming the "
                         + "partitions once they are taken). Keep it well below the consumer's max.poll.interval.ms.",
                 GROUP_APPLY, ++o, Width.SHORT, "Buffer wait");
+        d.define(APPLY_DRAIN_TIMEOUT_MS, Type.LONG, 120_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
+                "Longest the task waits for the transactions already handed to workers: before it runs a DDL "
+                        + "statement, and when partitions are revoked. Past it the task fails, saying the target is "
+                        + "not keeping up; a restart resumes from the committed offsets. Keep it below the consumer's "
+                        + "max.poll.interval.ms (default 300000).",
+                GROUP_APPLY, ++o, Width.SHORT, "Drain timeout");
+        d.define(CONNECTION_SOCKET_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Longest the sink waits for the target to answer one statement before it treats the connection as "
+                        + "lost (then retried). DDL statements run without this limit (an ALTER TABLE may take hours). "
+                        + "0 waits forever.",
+                GROUP_APPLY, ++o, Width.SHORT, "Socket timeout");
         d.define(RETRY_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                "Retries of a transaction after a deadlock (1213), lock wait timeout (1205) or lost connection, "
-                        + "before the task fails naming the transaction and the error.",
+                "Retries of a transaction after a transient error, before the task fails naming the transaction "
+                        + "and the error: deadlock (1213), lock wait timeout (1205), a lost connection, a server "
+                        + "turned read-only during a failover (1290, 1792, 1836); on TiDB also write conflicts "
+                        + "(9007), schema changes (8027, 8028) and TiKV/PD unavailability (9001-9005).",
                 GROUP_APPLY, ++o, Width.SHORT, "Retries");
         d.define(RETRY_BACKOFF_MS, Type.LONG, 200L, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "First retry delay; doubled on each retry, at most 30 s.", GROUP_APPLY, ++o, Width.SHORT,
@@ -275,6 +290,14 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public long bufferMaxWaitMs() {
         return getLong(BUFFER_MAX_WAIT_MS);
+    }
+
+    public long applyDrainTimeoutMs() {
+        return getLong(APPLY_DRAIN_TIMEOUT_MS);
+    }
+
+    public long connectionSocketTimeoutMs() {
+        return getLong(CONNECTION_SOCKET_TIMEOUT_MS);
     }
 
     public int retryMaxAttempts() {

@@ -42,6 +42,8 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
+
 /**
  * The sink below Connect: decoded events in, rows committed downstream, applied offsets out.
  *
@@ -107,9 +109,9 @@ public final class SinkPipeline implements AutoCloseable {
         // TiCDC's Open-protocol sends every DDL to every partition: run it once all of them have delivered it
         this.ddlOnEveryPartition = config.inputFormat().equals("open-protocol");
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
-        this.shapes = new ShapeResolver(dataSource, schemaMap);
-        this.ddlApplier = new DdlApplier(dataSource);
         this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
+        this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
+        this.ddlApplier = new DdlApplier(dataSource);
         ServerLimits limits = ServerLimits.read(dataSource);
         this.serverVersion = limits.version();
         SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
@@ -129,7 +131,7 @@ public final class SinkPipeline implements AutoCloseable {
         HikariDataSource ds = null;
         try {
             ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                    config.workerCount() + 1, config.timestampTimeZone(), poolName);
+                    config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs());
             SinkPipeline p = new SinkPipeline(config, metrics, ds);
             p.startWorkers(poolName);
             p.openWindow();
@@ -332,11 +334,17 @@ public final class SinkPipeline implements AutoCloseable {
         java.util.Set<SourcePartition> revoked = new java.util.HashSet<>(partitions);
         backlog.removeIf(r -> revoked.contains(r.partition()));
         for (SourcePartition p : partitions) {
-            assembler.discard(p);
+            // the open transaction's rows were counted in the buffer: they leave it with the partition
+            release(assembler.discard(p));
             stashed.remove(p);
             barrier.unassign(p);
         }
-        drain(Long.MAX_VALUE / 4);
+        // what workers hold for them must be committed before the partitions' new owner replays it
+        if (!drain(config.applyDrainTimeoutMs())) {
+            throw new ApplyException("partitions " + partitions + " were revoked while transactions for them were "
+                    + "still being applied after " + config.applyDrainTimeoutMs() + " ms (" + APPLY_DRAIN_TIMEOUT_MS
+                    + "): the target is not keeping up; the task stops so that no stale write follows the new owner's");
+        }
         for (SourcePartition p : partitions) tracker.forget(p);
         // a DDL may have waited only for a partition that is gone
         for (String topic : barrier.pendingTopics()) {
@@ -375,7 +383,12 @@ public final class SinkPipeline implements AutoCloseable {
 
     private void applyDdl(DdlChange ddl, SourcePartition partition, long offset) {
         // all earlier rows, of every partition, go first
-        if (!drain(Long.MAX_VALUE / 4)) throw new ApplyException("interrupted before DDL at " + partition + "@" + offset);
+        if (!drain(config.applyDrainTimeoutMs())) {
+            throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
+                    + " ms (" + APPLY_DRAIN_TIMEOUT_MS + ") for the rows before it to be applied: the target is not "
+                    + "keeping up; raise " + APPLY_DRAIN_TIMEOUT_MS + " (below max.poll.interval.ms) or restart the "
+                    + "task, which resumes from the committed offsets");
+        }
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
             if (ddlApplier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,

@@ -96,15 +96,22 @@ class ReplayAndErrantRecordTest {
     }
 
     @Test
-    void rowsCommittedAfterTheWindowAreWrittenPlainlyInAutoMode() throws Exception {
-        target.exec("INSERT INTO items VALUES (1, 'existing')");
+    void aReSnapshotAfterTheReplayWindowIsAppliedAsUpsertsInAutoMode() throws Exception {
+        target.exec("INSERT INTO items VALUES (1, 'existing'), (2, 'gone at the source')");
         try (TaskDriver driver = new TaskDriver(props("auto"))) {
-            // committed an hour after the task started: cannot have been applied before, so a clash is an error
-            driver.put(RowChange.insert(table, new Object[]{1L, "clash"}, Rows.ts(System.currentTimeMillis()
-                    + 3_600_000)));
-            assertThrows(ConnectException.class, driver::awaitApplied);
+            // A re-snapshot (source connector recreated, offsets reset): the rows carry the time they were read, an
+            // hour after the task started, far past the replay window, and the target already has them.
+            long readAt = System.currentTimeMillis() + 3_600_000;
+            driver.put(RowChange.insert(table, new Object[]{1L, "snapshot"}, Rows.ts(readAt)),
+                    RowChange.insert(table, new Object[]{5L, "new"}, Rows.ts(readAt)));
+            driver.put(RowChange.insert(table, new Object[]{2L, "snapshot 2"}, Rows.ts(readAt + 1)));
+            driver.awaitApplied();
+            // a row committed later is still written, plainly or not, in order
+            driver.put(RowChange.update(table, new Object[]{5L, "new"}, new Object[]{5L, "updated"}, Rows.ts(readAt + 2)));
+            driver.awaitApplied();
         }
-        assertEquals(List.of(List.of("existing")), target.query("SELECT v FROM items"));
+        assertEquals(List.of(List.of("1", "snapshot"), List.of("2", "snapshot 2"), List.of("5", "updated")),
+                target.query("SELECT id, v FROM items ORDER BY id"));
     }
 
     @Test

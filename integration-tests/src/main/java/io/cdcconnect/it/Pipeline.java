@@ -206,8 +206,23 @@ public final class Pipeline implements AutoCloseable {
 
     /** Registers the sink from {@code config/<file>} and waits until its {@code tasks} tasks run. */
     public void registerSink(String file, int tasks) {
-        connect.putConnector(SINK_CONNECTOR, ConnectorConfigFiles.load(file, configValues()));
+        registerSink(file, tasks, Map.of());
+    }
+
+    /** As {@link #registerSink(String, int)}, with settings of the file replaced or added. */
+    public void registerSink(String file, int tasks, Map<String, String> overrides) {
+        Map<String, String> config = ConnectorConfigFiles.load(file, configValues());
+        config.putAll(overrides);
+        connect.putConnector(SINK_CONNECTOR, config);
         connect.awaitRunning(SINK_CONNECTOR, tasks, Duration.ofSeconds(90));
+    }
+
+    /** Registers a source named {@code name} from {@code config/<file>}, settings replaced or added, and waits for it. */
+    public void registerSourceAs(String name, String file, Map<String, String> overrides) {
+        Map<String, String> config = ConnectorConfigFiles.load(file, configValues());
+        config.putAll(overrides);
+        connect.putConnector(name, config);
+        connect.awaitRunning(name, 1, Duration.ofSeconds(90));
     }
 
     /** Registers both connectors over REST from {@code config/source-mariadb.json} and {@code config/sink-mariadb.json}. */

@@ -21,6 +21,11 @@ import java.util.concurrent.TimeUnit;
  * valid). Takes transactions whose dependencies are done (several at once when the queue is long: they share no key,
  * so they are committed together), writes them, retries transient errors with backoff. A group that fails for good is
  * applied again one transaction at a time, so that the error names the transaction at fault.
+ *
+ * <p>Replays are harmless unless {@code safe.mode=never}: a transaction planned without safe mode that hits a
+ * duplicate key (a re-snapshot, a recreated source connector, rows beyond the replay window) is planned again in safe
+ * mode and retried; so is a retry after a lost connection, since the commit may have reached the server before the
+ * connection went (an ambiguous commit). With {@code never} a duplicate key fails the task.
  */
 public final class ApplyWorker implements Runnable {
 
@@ -49,6 +54,8 @@ public final class ApplyWorker implements Runnable {
     private final RetryPolicy retry;
     private final SinkMetrics metrics;
     private final String safeModeSetting;
+    /** Whether a transaction may be re-planned in safe mode when it turns out to be a replay (safe.mode != never). */
+    private final boolean replanOnReplay;
     private final int workerCount;
     private final int maxGroupRows;
     private volatile boolean running = true;
@@ -68,6 +75,7 @@ public final class ApplyWorker implements Runnable {
         this.retry = retry;
         this.metrics = metrics;
         this.safeModeSetting = safeModeSetting;
+        this.replanOnReplay = !"never".equals(safeModeSetting);
         this.workerCount = workerCount;
         this.maxGroupRows = maxGroupRows;
     }
@@ -153,18 +161,34 @@ public final class ApplyWorker implements Runnable {
                 return true;
             } catch (SQLException e) {
                 rollbackQuietly();
-                if (SqlErrors.connectionLost(e)) discardConnection();
+                boolean lost = SqlErrors.connectionLost(e);
+                if (lost) discardConnection();
                 if (SqlErrors.retryable(e) && attempt < retry.maxRetries() && running) {
                     metrics.retry();
                     if (!sleep(retry.backoffMillis(attempt))) return false;
+                    if (lost && replanOnReplay) {
+                        // the commit may have reached the server: the retry must be harmless if it did
+                        try {
+                            batches = applier.plan(safeItems(items));
+                        } catch (RuntimeException planError) {
+                            return false;
+                        }
+                    }
                     continue;
                 }
+                // a duplicate key or a permanent error: one by one, each re-planned in safe mode where it is a replay
                 return false;
             } catch (RuntimeException e) {
                 rollbackQuietly();
                 return false;
             }
         }
+    }
+
+    private static List<WorkItem> safeItems(List<WorkItem> items) {
+        List<WorkItem> out = new ArrayList<>(items.size());
+        for (WorkItem i : items) out.add(i.inSafeMode());
+        return out;
     }
 
     private void process(ConflictDetector.Node<WorkItem> node) {
@@ -191,9 +215,19 @@ public final class ApplyWorker implements Runnable {
                 boolean lost = SqlErrors.connectionLost(e);
                 if (lost) discardConnection();
                 if (SqlErrors.duplicateKey(e)) {
+                    if (!item.safe() && replanOnReplay) {
+                        // rows the target already has: a replay (re-snapshot, recreated connector, ambiguous commit)
+                        LOG.info("worker {}: {} is a replay of rows the target has ({}); applying it in safe mode",
+                                id, txn, SqlErrors.describe(e));
+                        metrics.replayReplanned();
+                        item = item.inSafeMode();
+                        batches = applier.plan(item);
+                        continue;
+                    }
                     completion.failed(node, new ApplyException("duplicate key while applying " + txn
-                            + " without safe mode (safe.mode=" + safeModeSetting + "); not retried: "
-                            + e.getMessage(), e));
+                            + (item.safe() ? " in safe mode" : " without safe mode (safe.mode=" + safeModeSetting
+                            + ": a replay fails the task; use auto or always to apply replays as upserts)")
+                            + "; not retried: " + e.getMessage(), e));
                     return;
                 }
                 if (SqlErrors.retryable(e) && attempt < retry.maxRetries() && running) {
@@ -203,6 +237,11 @@ public final class ApplyWorker implements Runnable {
                     if (!sleep(backoff)) {
                         completion.failed(node, new ApplyException("interrupted while retrying " + txn, e));
                         return;
+                    }
+                    if (lost && !item.safe() && replanOnReplay) {
+                        // the commit may have reached the server before the connection went: retry idempotently
+                        item = item.inSafeMode();
+                        batches = applier.plan(item);
                     }
                     continue;
                 }

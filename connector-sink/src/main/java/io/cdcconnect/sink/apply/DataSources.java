@@ -30,6 +30,15 @@ public final class DataSources {
      */
     public static HikariDataSource create(String url, String user, String password, int poolSize, String timeZone,
                                           String poolName) {
+        return create(url, user, password, poolSize, timeZone, poolName, 0);
+    }
+
+    /**
+     * As above; {@code socketTimeoutMillis} bounds the wait for one answer of the server (0: none), so that a target
+     * that stops answering counts as a lost connection and is retried instead of hanging a worker forever.
+     */
+    public static HikariDataSource create(String url, String user, String password, int poolSize, String timeZone,
+                                          String poolName, long socketTimeoutMillis) {
         if (!TIME_ZONE.matcher(timeZone).matches()) {
             throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
         }
@@ -57,6 +66,8 @@ public final class DataSources {
         hc.addDataSourceProperty("nullDatabaseMeansCurrent", "true");
         hc.addDataSourceProperty("useLocalSessionState", "true");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
+        hc.addDataSourceProperty("connectTimeout", "30000");
+        if (socketTimeoutMillis > 0) hc.addDataSourceProperty("socketTimeout", Long.toString(socketTimeoutMillis));
         return new HikariDataSource(hc);
     }
 }

@@ -61,20 +61,7 @@ public final class DdlApplier {
      */
     public boolean applyWithRetry(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                                   String origin, RetryPolicy retry, Runnable onRetry) throws SQLException {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return apply(ddl, targetSchema, renamed, schemaMap, origin);
-            } catch (SQLException e) {
-                if (!SqlErrors.retryable(e) || attempt >= retry.maxRetries()) throw e;
-                onRetry.run();
-                try {
-                    Thread.sleep(retry.backoffMillis(attempt));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        return retry.run(() -> apply(ddl, targetSchema, renamed, schemaMap, origin), onRetry);
     }
 
     /** As above, with {@code schemaMap} rewriting database-qualified names in the statement. */
@@ -97,6 +84,8 @@ public final class DdlApplier {
             return false;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            // no socket timeout for DDL: an ALTER TABLE of a large table may run for hours (the pool restores it)
+            c.setNetworkTimeout(Runnable::run, 0);
             if (!targetSchema.isEmpty()) {
                 try {
                     st.execute("USE `" + targetSchema.replace("`", "``") + "`");

@@ -1,13 +1,45 @@
 package io.cdcconnect.sink.apply;
 
+import java.sql.SQLException;
+
 /**
- * How often and how patiently transient errors (deadlock, lock wait timeout, lost connection) are retried:
- * exponential backoff from {@code baseMillis}, capped at {@code maxBackoffMillis}.
+ * How often and how patiently transient errors ({@link SqlErrors#retryable}) are retried: exponential backoff from
+ * {@code baseMillis}, capped at {@code maxBackoffMillis}, at most {@code maxRetries} times.
  */
 public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis) {
+
+    /** One call against the target that may fail. */
+    @FunctionalInterface
+    public interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    /** No retries (for tests and single attempts). */
+    public static final RetryPolicy NONE = new RetryPolicy(0, 1, 1);
 
     public long backoffMillis(int attempt) {
         long b = baseMillis << Math.min(attempt, 20);
         return Math.min(b, maxBackoffMillis);
+    }
+
+    /**
+     * Runs {@code call}, retrying what {@link SqlErrors#retryable} says is transient, with backoff; anything else, or
+     * the last failure once the retries are spent, is thrown. {@code onRetry} runs before each retry (metrics).
+     */
+    public <T> T run(SqlCall<T> call, Runnable onRetry) throws SQLException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return call.call();
+            } catch (SQLException e) {
+                if (!SqlErrors.retryable(e) || attempt >= maxRetries) throw e;
+                onRetry.run();
+                try {
+                    Thread.sleep(backoffMillis(attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 }

@@ -19,7 +19,12 @@ public final class ShapeResolver {
     private final Map<String, RowShape> shapes = new HashMap<>();
 
     public ShapeResolver(DataSource dataSource, Map<String, String> schemaMap) {
-        this.tables = new TargetTableCache(dataSource);
+        this(dataSource, schemaMap, RetryPolicy.NONE, () -> { });
+    }
+
+    /** With the target's metadata reads retried under {@code retry}. */
+    public ShapeResolver(DataSource dataSource, Map<String, String> schemaMap, RetryPolicy retry, Runnable onRetry) {
+        this.tables = new TargetTableCache(dataSource, retry, onRetry);
         this.schemaMap = schemaMap;
     }
 

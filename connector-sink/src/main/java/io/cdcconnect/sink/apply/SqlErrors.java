@@ -24,20 +24,40 @@ public final class SqlErrors {
 
     private static final Set<Integer> CONNECTION_LOST = Set.of(1053, 1927, 2006, 2013, 4031);
 
+    /**
+     * MySQL and MariaDB errors worth retrying besides deadlocks and lost connections: the server turned read-only
+     * during a failover (1290 ER_OPTION_PREVENTS_STATEMENT with --read-only, 1792 read-only transaction, 1836
+     * read-only mode), too many connections (1040), a query killed by a timeout or an admin (1317, 1969).
+     */
+    static final Set<Integer> MYSQL_FAMILY_RETRYABLE = Set.of(1040, 1290, 1317, 1792, 1836, 1969);
+
+    /**
+     * TiDB's transient errors (TiDB error codes, pkg/errno): 8002 and 8022 (transaction retryable), 8027 and 8028
+     * (the schema changed under the transaction), 9001 PD timeout, 9002 TiKV timeout, 9003 TiKV busy, 9004 resolve
+     * lock timeout, 9005 region unavailable, 9007 write conflict.
+     */
+    static final Set<Integer> TIDB_RETRYABLE = Set.of(8002, 8022, 8027, 8028, 9001, 9002, 9003, 9004, 9005, 9007);
+
     private SqlErrors() {
     }
 
-    /** Deadlock, lock wait timeout or a lost connection: worth retrying the whole transaction. */
+    /**
+     * Worth retrying the whole transaction: a deadlock, a lock wait timeout, a lost connection, or one of the
+     * transient errors of the MySQL family ({@link #MYSQL_FAMILY_RETRYABLE}) or of TiDB ({@link #TIDB_RETRYABLE}).
+     */
     public static boolean retryable(SQLException e) {
         for (SQLException x = e; x != null; x = x.getNextException()) {
-            int code = x.getErrorCode();
-            if (code == DEADLOCK || code == LOCK_WAIT_TIMEOUT) return true;
-            if (connectionLost(x)) return true;
-            if (x.getCause() instanceof SQLException c && c != x && (c.getErrorCode() == DEADLOCK
-                    || c.getErrorCode() == LOCK_WAIT_TIMEOUT || connectionLost(c))) return true;
+            if (transientCode(x.getErrorCode()) || connectionLost(x)) return true;
+            if (x.getCause() instanceof SQLException c && c != x && (transientCode(c.getErrorCode())
+                    || connectionLost(c))) return true;
             if (x.getNextException() == x) break;
         }
         return false;
+    }
+
+    private static boolean transientCode(int code) {
+        return code == DEADLOCK || code == LOCK_WAIT_TIMEOUT || MYSQL_FAMILY_RETRYABLE.contains(code)
+                || TIDB_RETRYABLE.contains(code);
     }
 
     /** The connection is unusable: it must be discarded and a new one taken. */

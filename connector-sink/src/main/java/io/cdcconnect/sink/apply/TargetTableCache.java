@@ -29,10 +29,19 @@ public final class TargetTableCache {
             + "ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX";
 
     private final DataSource dataSource;
+    private final RetryPolicy retry;
+    private final Runnable onRetry;
     private final Map<String, TargetTable> tables = new ConcurrentHashMap<>();
 
     public TargetTableCache(DataSource dataSource) {
+        this(dataSource, RetryPolicy.NONE, () -> { });
+    }
+
+    /** Reads of the target's metadata retried as transactions are (a lost connection, a failover). */
+    public TargetTableCache(DataSource dataSource, RetryPolicy retry, Runnable onRetry) {
         this.dataSource = dataSource;
+        this.retry = retry;
+        this.onRetry = onRetry;
     }
 
     /** The table's description, read on first use. */
@@ -40,7 +49,7 @@ public final class TargetTableCache {
         String key = schema + '\u0000' + table;
         TargetTable t = tables.get(key);
         if (t == null) {
-            t = load(schema, table);
+            t = retry.run(() -> load(schema, table), onRetry);
             tables.put(key, t);
         }
         return t;

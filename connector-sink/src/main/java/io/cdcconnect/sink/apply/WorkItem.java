@@ -9,4 +9,9 @@ import io.cdcconnect.sink.txn.Transaction;
  * and the ticket to mark when it is committed.
  */
 public record WorkItem(Transaction transaction, RowShape[] shapes, boolean safe, OffsetTracker.Ticket ticket) {
+
+    /** The same transaction written idempotently (upserts, deletes by key), for a replay found while applying it. */
+    public WorkItem inSafeMode() {
+        return safe ? this : new WorkItem(transaction, shapes, true, ticket);
+    }
 }

@@ -36,6 +36,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String BUFFER_BYTES = "cdc.sink.buffer.bytes";
     public static final String TXN_IN_FLIGHT = "cdc.sink.txn.in.flight";
     public static final String RETRIES = "cdc.sink.retries";
+    public static final String REPLAYS_REPLANNED = "cdc.sink.replays.replanned";
     public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
     public static final String ERRANT_RECORDS = "cdc.sink.records.errant";
 
@@ -49,6 +50,7 @@ public final class SinkMetrics implements AutoCloseable {
     private final Counter misses;
     private final Counter evictions;
     private final Counter retries;
+    private final Counter replaysReplanned;
     private final Counter ddl;
     private final Counter errant;
     private final AtomicLong lastAppliedMillis = new AtomicLong();
@@ -74,6 +76,9 @@ public final class SinkMetrics implements AutoCloseable {
         evictions = Counter.builder(CACHE_EVICTIONS).tags(tags).register(registry);
         retries = Counter.builder(RETRIES).description("transactions retried after a transient error").tags(tags)
                 .register(registry);
+        replaysReplanned = Counter.builder(REPLAYS_REPLANNED)
+                .description("transactions found to be replays (duplicate key) and applied again in safe mode")
+                .tags(tags).register(registry);
         ddl = Counter.builder(DDL_APPLIED).tags(tags).register(registry);
         errant = Counter.builder(ERRANT_RECORDS).description("records sent to the errant-record reporter").tags(tags)
                 .register(registry);
@@ -144,6 +149,10 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void retry() {
         retries.increment();
+    }
+
+    public void replayReplanned() {
+        replaysReplanned.increment();
     }
 
     public void ddlApplied() {

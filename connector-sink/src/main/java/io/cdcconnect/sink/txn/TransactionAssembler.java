@@ -78,9 +78,10 @@ public final class TransactionAssembler {
         for (SourcePartition p : idle) close(p);
     }
 
-    /** Drops an open transaction without emitting it (partition revoked). */
-    public void discard(SourcePartition partition) {
-        open.remove(partition);
+    /** Drops an open transaction without emitting it (partition revoked); returns the bytes its rows held. */
+    public long discard(SourcePartition partition) {
+        Transaction txn = open.remove(partition);
+        return txn == null ? 0 : txn.bytes();
     }
 
     public boolean hasOpen() {

@@ -19,6 +19,22 @@ class SqlErrorsTest {
     }
 
     @Test
+    void aFailoverToReadOnlyAndTidbTransientErrorsAreRetried() {
+        assertTrue(SqlErrors.retryable(new SQLException("The MariaDB server is running with the --read-only option",
+                "HY000", 1290)));
+        assertTrue(SqlErrors.retryable(new SQLException("Cannot execute statement in a READ ONLY transaction",
+                "25006", 1792)));
+        assertTrue(SqlErrors.retryable(new SQLException("Write conflict, txnStartTS=1", "HY000", 9007)));
+        assertTrue(SqlErrors.retryable(new SQLException("Information schema is changed", "HY000", 8028)));
+        assertTrue(SqlErrors.retryable(new SQLException("Region is unavailable", "HY000", 9005)));
+        // wrapped in the sink's own message, as TransactionApplier throws it
+        assertTrue(SqlErrors.retryable(new SQLException("INSERT of 8 row(s): ...", "HY000", 9007,
+                new SQLException("Write conflict", "HY000", 9007))));
+        // TiDB's "GC life time is shorter than transaction duration" needs an operator, not a retry
+        assertFalse(SqlErrors.retryable(new SQLException("GC life time is shorter", "HY000", 9006)));
+    }
+
+    @Test
     void aWrappedRetryableErrorIsStillRetried() {
         SQLException inner = new SQLException("Deadlock found", "40001", 1213);
         assertTrue(SqlErrors.retryable(new SQLException("INSERT of 1 row(s): ...", "40001", 1213, inner)));

@@ -118,6 +118,58 @@ public final class ConnectCluster implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("no healthy Connect worker"));
     }
 
+    /** {@code DELETE /connectors/{name}}: the connector and its tasks go; its stored offsets stay. */
+    public void deleteConnector(String name) {
+        send("DELETE", "/connectors/" + name, null);
+    }
+
+    /** {@code PUT /connectors/{name}/stop}: tasks stop, the connector stays registered (its offsets may be reset). */
+    public void stopConnector(String name) {
+        send("PUT", "/connectors/" + name + "/stop", null);
+    }
+
+    /** {@code PUT /connectors/{name}/resume}. */
+    public void resumeConnector(String name) {
+        send("PUT", "/connectors/" + name + "/resume", null);
+    }
+
+    /** {@code DELETE /connectors/{name}/offsets} on a stopped connector: it starts over (a re-snapshot). */
+    public String resetOffsets(String name) {
+        return send("DELETE", "/connectors/" + name + "/offsets", null);
+    }
+
+    /** Sends a REST request; returns the body, or fails with the worker's status and message. */
+    private String send(String method, String path, String body) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(restUrl().resolve(path)).timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json");
+            b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() >= 300) {
+                throw new IllegalStateException(method + " " + path + " answered " + resp.statusCode() + ": " + resp.body());
+            }
+            LOG.info("{} {} ({})", method, path, resp.statusCode());
+            return resp.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect REST API unreachable: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until the connector reports {@code state} (e.g. STOPPED). */
+    public void awaitConnectorState(String name, String state, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = status(name);
+            if (last != null && state.equals(last.path("connector").path("state").asText())) return;
+            sleep(250);
+        }
+        throw new IllegalStateException("connector " + name + " not " + state + " after " + timeout + ": " + last);
+    }
+
     /** {@code PUT /connectors/{name}/config}, as a user would; fails with the worker's own message on error. */
     public void putConnector(String name, Map<String, String> config) {
         try {

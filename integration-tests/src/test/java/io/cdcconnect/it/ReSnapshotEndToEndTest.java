@@ -1,0 +1,104 @@
+package io.cdcconnect.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Replays of the whole table, long after the sink task started: the source connector recreated under a new name, and
+ * its offsets reset ({@code DELETE /connectors/{name}/offsets} on a stopped connector). Each makes Debezium snapshot
+ * again into the same topics; the snapshot rows carry the time they were read, past the sink's replay window
+ * ({@code safe.mode.replay.margin.ms} is set to 0 here so that the window has surely passed), and the target already
+ * has them. With {@code safe.mode=auto} the sink task must not fail, and the target must end identical. (Nothing is
+ * written while the source is down: a snapshot cannot carry a delete made in that gap.)
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReSnapshotEndToEndTest {
+    private static Pipeline pipeline;
+    private static Workload workload;
+
+    @BeforeAll
+    static void startPipeline() throws Exception {
+        pipeline = Pipeline.start(Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve("resnapshot"),
+                "resnap", null);
+        pipeline.createSchemas();
+        workload = new Workload(7);
+        try (Connection c = pipeline.sourceConnection()) {
+            workload.preload(c, 60);
+        }
+        pipeline.registerSource();
+        pipeline.registerSink("sink-mariadb.json", 1, Map.of("safe.mode", "auto", "safe.mode.replay.margin.ms", "0"));
+        try (Connection c = pipeline.sourceConnection()) {
+            workload.run(c, 300, 0, null);
+        }
+        assertCaughtUpAndEqual();
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (pipeline != null) pipeline.close();
+    }
+
+    @Test
+    @Order(1)
+    void recreatingTheSourceConnectorReSnapshotsWithoutFailingTheSink() throws Exception {
+        pipeline.connect().deleteConnector(Pipeline.SOURCE_CONNECTOR);
+        // Nothing is written while no connector captures: a snapshot carries the rows that exist, so a delete made in
+        // that gap would never reach the target (the same holds for Debezium's own re-snapshots).
+        // a new name has no offsets: Debezium snapshots every table again into the same topics
+        pipeline.registerSourceAs("cdc-source-recreated", "source-mariadb.json",
+                Map.of("schema.history.internal.kafka.topic", Pipeline.TOPIC_PREFIX + ".schema-history-recreated",
+                        "database.server.id", "5402"));
+        try (Connection c = pipeline.sourceConnection()) {
+            workload.run(c, 200, 0, null);
+        }
+        assertCaughtUpAndEqual();
+        assertSinkRunning();
+    }
+
+    @Test
+    @Order(2)
+    void resettingTheSourceOffsetsReSnapshotsWithoutFailingTheSink() throws Exception {
+        String source = "cdc-source-recreated";
+        pipeline.connect().stopConnector(source);
+        pipeline.connect().awaitConnectorState(source, "STOPPED", Duration.ofSeconds(60));
+        String reset = pipeline.connect().resetOffsets(source);
+        assertTrue(reset.contains("reset"), "the worker confirms the reset: " + reset);
+        pipeline.connect().resumeConnector(source);
+        pipeline.connect().awaitRunning(source, 1, Duration.ofSeconds(90));
+        try (Connection c = pipeline.sourceConnection()) {
+            workload.run(c, 200, 0, null);
+        }
+        assertCaughtUpAndEqual();
+        assertSinkRunning();
+    }
+
+    private static void assertSinkRunning() {
+        JsonNode s = pipeline.connect().status(Pipeline.SINK_CONNECTOR);
+        assertEquals("RUNNING", s.path("tasks").path(0).path("state").asText(), "sink task: " + s);
+    }
+
+    private static void assertCaughtUpAndEqual() throws Exception {
+        List<String> progress = new ArrayList<>();
+        List<TableComparison.Result> results = pipeline.awaitCaughtUp(Duration.ofMinutes(3), progress::add);
+        for (TableComparison.Result r : results) {
+            assertTrue(r.matches(), r + "\nprogress: " + progress);
+            assertTrue(r.sourceRows() > 0, "table " + r.table() + " should not be empty upstream");
+        }
+        assertEquals(0, pipeline.progress().lag(), "sink should have committed every message; progress: " + progress);
+    }
+}

@@ -42,6 +42,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
     public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
+    public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
     public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
 
@@ -151,6 +152,13 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "not keeping up; a restart resumes from the committed offsets. Keep it below the consumer's "
                         + "max.poll.interval.ms (default 300000).",
                 GROUP_APPLY, ++o, Width.SHORT, "Drain timeout");
+        d.define(DDL_CHECKPOINT_DATABASE, Type.STRING, "cdc_connect", Importance.LOW,
+                "Database in the target where the sink records, when it runs a DDL statement, the offsets through "
+                        + "which every record is applied (table ddl_checkpoint, one row per connector, topic and "
+                        + "partition). After a crash before Connect committed those offsets, the re-delivered records "
+                        + "from before the DDL are skipped instead of applied against the table the DDL changed. "
+                        + "Needs CREATE and INSERT there. Empty turns it off.",
+                GROUP_APPLY, ++o, Width.MEDIUM, "DDL checkpoint database");
         d.define(CONNECTION_SOCKET_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "Longest the sink waits for the target to answer one statement before it treats the connection as "
                         + "lost (then retried). DDL statements run without this limit (an ALTER TABLE may take hours). "
@@ -294,6 +302,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public long applyDrainTimeoutMs() {
         return getLong(APPLY_DRAIN_TIMEOUT_MS);
+    }
+
+    public String ddlCheckpointDatabase() {
+        return getString(DDL_CHECKPOINT_DATABASE);
     }
 
     public long connectionSocketTimeoutMs() {

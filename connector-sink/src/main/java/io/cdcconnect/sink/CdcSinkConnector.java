@@ -1,7 +1,13 @@
 package io.cdcconnect.sink;
 
+import com.zaxxer.hikari.HikariDataSource;
+import io.cdcconnect.sink.apply.DataSources;
+import io.cdcconnect.sink.apply.DdlCheckpoint;
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +52,27 @@ public final class CdcSinkConnector extends SinkConnector {
     @Override
     public void stop() {
         LOG.info("Stopped cdc-connect sink");
+    }
+
+    /**
+     * Offsets altered or reset over Connect's REST API ({@code PATCH/DELETE /connectors/{name}/offsets}): the records
+     * from the new offsets on are to be applied again, so the DDL checkpoint must no longer skip them.
+     */
+    @Override
+    public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
+        CdcSinkConfig config = new CdcSinkConfig(connectorConfig);
+        if (config.ddlCheckpointDatabase().isBlank() || offsets.isEmpty()) return true;
+        String connector = connectorConfig.getOrDefault("name", "cdc-sink");
+        Map<SourcePartition, Long> next = new HashMap<>();
+        offsets.forEach((tp, o) -> next.put(new SourcePartition(tp.topic(), tp.partition()), o));
+        try (HikariDataSource ds = DataSources.create(config.connectionUrl(), config.connectionUser(),
+                config.connectionPassword(), 1, config.timestampTimeZone(), "cdc-sink-" + connector + "-offsets")) {
+            DdlCheckpoint.rewind(ds, config.ddlCheckpointDatabase(), connector, next);
+        } catch (java.sql.SQLException | RuntimeException e) {
+            throw new ConnectException("cannot rewind the DDL checkpoint of " + connector + " in "
+                    + DataSources.redact(config.connectionUrl()) + ": " + e.getMessage(), e);
+        }
+        return true;
     }
 
     @Override

@@ -59,7 +59,7 @@ public final class CdcSinkTask extends SinkTask {
             reporter = null; // a worker older than Kafka 2.6
         }
         try {
-            pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId);
+            pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId, connector);
         } catch (RuntimeException e) {
             metrics.close();
             throw new ConnectException(e.getMessage(), e);

@@ -9,6 +9,7 @@ import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
+import io.cdcconnect.sink.apply.DdlCheckpoint;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.ServerLimits;
 import io.cdcconnect.sink.apply.ShapeResolver;
@@ -66,6 +67,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final LinkedBlockingQueue<ConflictDetector.Node<WorkItem>> ready = new LinkedBlockingQueue<>();
     private final ConflictDetector<WorkItem> detector = new ConflictDetector<>(ready::add);
     private final DdlApplier ddlApplier;
+    private final DdlCheckpoint ddlCheckpoint;
     private final ShapeResolver shapes;
     private final AtomicLong buffered = new AtomicLong();
     private final Object bufferSignal = new Object();
@@ -99,7 +101,8 @@ public final class SinkPipeline implements AutoCloseable {
     private record HeldDdl(DdlChange ddl, SourcePartition partition, long offset) {
     }
 
-    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource) throws SQLException {
+    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource, String connector)
+            throws SQLException {
         this.config = config;
         this.metrics = metrics;
         this.dataSource = dataSource;
@@ -112,6 +115,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
         this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
         this.ddlApplier = new DdlApplier(dataSource);
+        this.ddlCheckpoint = new DdlCheckpoint(dataSource, config.ddlCheckpointDatabase(), connector, retry, metrics::retry);
         ServerLimits limits = ServerLimits.read(dataSource);
         this.serverVersion = limits.version();
         SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
@@ -127,12 +131,12 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     /** Connects, reads the server's limits, starts the workers. */
-    public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName) {
+    public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
         HikariDataSource ds = null;
         try {
             ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
                     config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs());
-            SinkPipeline p = new SinkPipeline(config, metrics, ds);
+            SinkPipeline p = new SinkPipeline(config, metrics, ds, connector);
             p.startWorkers(poolName);
             p.openWindow();
             return p;
@@ -236,6 +240,12 @@ public final class SinkPipeline implements AutoCloseable {
 
     private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
         currentOrigin = partition + "@" + offset;
+        if (offset <= ddlCheckpoint.appliedThrough(partition)) {
+            // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet
+            metrics.replaySkipped();
+            assembler.endRecord(partition, offset);
+            return;
+        }
         int rows = rowCount(events);
         long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
         for (int i = 0; i < events.size(); i++) {
@@ -345,7 +355,10 @@ public final class SinkPipeline implements AutoCloseable {
                     + "still being applied after " + config.applyDrainTimeoutMs() + " ms (" + APPLY_DRAIN_TIMEOUT_MS
                     + "): the target is not keeping up; the task stops so that no stale write follows the new owner's");
         }
-        for (SourcePartition p : partitions) tracker.forget(p);
+        for (SourcePartition p : partitions) {
+            tracker.forget(p);
+            ddlCheckpoint.forget(p);
+        }
         // a DDL may have waited only for a partition that is gone
         for (String topic : barrier.pendingTopics()) {
             if (heldDdls.containsKey(topic)) releaseIfComplete(topic);
@@ -395,6 +408,11 @@ public final class SinkPipeline implements AutoCloseable {
                     partition + "@" + offset, retry, metrics::retry)) {
                 metrics.ddlApplied();
             }
+            // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
+            // make that durable before moving on, so a crash before Connect's next commit does not replay them
+            Map<SourcePartition, Long> through = new java.util.HashMap<>(tracker.appliedOffsets());
+            through.merge(partition, offset, Math::max);
+            ddlCheckpoint.record(through, ddl.commitTs());
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         }

@@ -56,7 +56,7 @@ class CdcSinkTaskTest {
 
     private void startTask(String safeMode) {
         Map<String, String> props = new HashMap<>();
-        props.put("name", "task-test");
+        props.put("name", "task-test-" + target.name()); // its own DDL checkpoint
         props.put(CdcSinkConfig.CONNECTION_URL, SinkTarget.url());
         props.put(CdcSinkConfig.CONNECTION_USER, SinkTarget.user());
         props.put(CdcSinkConfig.CONNECTION_PASSWORD, SinkTarget.password());

@@ -37,6 +37,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String TXN_IN_FLIGHT = "cdc.sink.txn.in.flight";
     public static final String RETRIES = "cdc.sink.retries";
     public static final String REPLAYS_REPLANNED = "cdc.sink.replays.replanned";
+    public static final String REPLAYS_SKIPPED = "cdc.sink.replays.skipped";
     public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
     public static final String ERRANT_RECORDS = "cdc.sink.records.errant";
 
@@ -51,6 +52,7 @@ public final class SinkMetrics implements AutoCloseable {
     private final Counter evictions;
     private final Counter retries;
     private final Counter replaysReplanned;
+    private final Counter replaysSkipped;
     private final Counter ddl;
     private final Counter errant;
     private final AtomicLong lastAppliedMillis = new AtomicLong();
@@ -60,6 +62,9 @@ public final class SinkMetrics implements AutoCloseable {
         this.registry = registry;
         this.tags = Tags.of("connector", connector, "task", task);
         rowsApplied = Counter.builder(ROWS_APPLIED).description("rows written to the target").baseUnit("rows")
+                .tags(tags).register(registry);
+        replaysSkipped = Counter.builder(REPLAYS_SKIPPED)
+                .description("records re-delivered from before a DDL statement the sink already ran (skipped)")
                 .tags(tags).register(registry);
         txnFlush = Timer.builder(TXN_FLUSH).description("time to apply and commit one transaction")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
@@ -153,6 +158,10 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void replayReplanned() {
         replaysReplanned.increment();
+    }
+
+    public void replaySkipped() {
+        replaysSkipped.increment();
     }
 
     public void ddlApplied() {

@@ -1,0 +1,179 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where a DDL statement leaves the stream, kept in the target itself: when the sink runs a DDL statement, every record
+ * before it (of every partition the task holds) is committed downstream, and so is the DDL. That position is written
+ * to {@code <database>.ddl_checkpoint} in the target, one row per connector, topic and partition, before the task
+ * moves on. Connect commits its offsets only later; if the worker dies in between, Connect re-delivers records from
+ * before the DDL, in a shape the DDL may have removed (a dropped column, table or name). The task skips every record at
+ * or below the checkpoint instead of applying it again, so such a crash does not loop.
+ *
+ * <p>The sink's user needs {@code CREATE} and {@code INSERT} on that database; an empty database name turns the
+ * checkpoint off (then a crash right after a destructive DDL needs the replayed records skipped by hand).
+ */
+public final class DdlCheckpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlCheckpoint.class);
+
+    private final DataSource dataSource;
+    private final String database;
+    private final String connector;
+    private final RetryPolicy retry;
+    private final Runnable onRetry;
+    private final Map<SourcePartition, Long> through = new HashMap<>();
+    private boolean tableReady;
+
+    public DdlCheckpoint(DataSource dataSource, String database, String connector, RetryPolicy retry, Runnable onRetry) {
+        this.dataSource = dataSource;
+        this.database = database == null ? "" : database.trim();
+        this.connector = connector;
+        this.retry = retry;
+        this.onRetry = onRetry;
+    }
+
+    public boolean enabled() {
+        return !database.isEmpty();
+    }
+
+    private String table() {
+        return "`" + database.replace("`", "``") + "`.`ddl_checkpoint`";
+    }
+
+    /** The offset through which a DDL left {@code partition} committed downstream, or -1 (read once, then kept). */
+    public long appliedThrough(SourcePartition partition) {
+        if (!enabled()) return -1;
+        Long known = through.get(partition);
+        if (known != null) return known;
+        long v;
+        try {
+            v = retry.run(() -> read(partition), onRetry);
+        } catch (SQLException e) {
+            throw new ApplyException("cannot read the DDL checkpoint of " + partition + " from " + table() + ": "
+                    + SqlErrors.describe(e), e);
+        }
+        through.put(partition, v);
+        if (v >= 0) {
+            LOG.info("{}: records through offset {} were applied before a DDL statement ran; a replay of them is skipped",
+                    partition, v);
+        }
+        return v;
+    }
+
+    private long read(SourcePartition partition) throws SQLException {
+        ensureTable();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT kafka_offset FROM " + table()
+                     + " WHERE connector = ? AND topic = ? AND kafka_partition = ?")) {
+            ps.setString(1, connector);
+            ps.setString(2, partition.topic());
+            ps.setInt(3, partition.partition());
+            long v = -1;
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) v = rs.getLong(1);
+            }
+            if (!c.getAutoCommit()) c.commit();
+            return v;
+        }
+    }
+
+    /** Records that every record through {@code offsets} (per partition) is committed downstream, DDL included. */
+    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs) {
+        if (!enabled() || offsets.isEmpty()) return;
+        try {
+            retry.run(() -> {
+                write(offsets, ddlCommitTs);
+                return null;
+            }, onRetry);
+        } catch (SQLException e) {
+            throw new ApplyException("the DDL statement ran, but its position could not be written to " + table()
+                    + ": " + SqlErrors.describe(e), e);
+        }
+        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) through.merge(e.getKey(), e.getValue(), Math::max);
+    }
+
+    private void write(Map<SourcePartition, Long> offsets, long ddlCommitTs) throws SQLException {
+        ensureTable();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + table()
+                     + " (connector, topic, kafka_partition, kafka_offset, ddl_commit_ts) VALUES (?, ?, ?, ?, ?)"
+                     + " ON DUPLICATE KEY UPDATE kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset)),"
+                     + " ddl_commit_ts = VALUES(ddl_commit_ts), updated_at = CURRENT_TIMESTAMP(3)")) {
+            for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+                ps.setString(1, connector);
+                ps.setString(2, e.getKey().topic());
+                ps.setInt(3, e.getKey().partition());
+                ps.setLong(4, e.getValue());
+                ps.setLong(5, ddlCommitTs);
+                ps.executeUpdate();
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
+    private void ensureTable() throws SQLException {
+        if (tableReady) return;
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
+            st.execute("CREATE TABLE IF NOT EXISTS " + table() + " (connector VARCHAR(255) NOT NULL,"
+                    + " topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL, kafka_offset BIGINT NOT NULL,"
+                    + " ddl_commit_ts BIGINT NOT NULL, updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+                    + " PRIMARY KEY (connector, topic, kafka_partition)) DEFAULT CHARSET = utf8mb4");
+            if (!c.getAutoCommit()) c.commit();
+        }
+        tableReady = true;
+    }
+
+    /**
+     * The consumer's offsets were altered ({@code offset}) or reset (null): records from there on must be applied
+     * again, so no checkpoint of these partitions may reach beyond {@code offset - 1}.
+     */
+    public static void rewind(DataSource dataSource, String database, String connector,
+                              Map<SourcePartition, Long> offsets) throws SQLException {
+        String table = "`" + database.replace("`", "``") + "`.`ddl_checkpoint`";
+        try (Connection c = dataSource.getConnection()) {
+            try (ResultSet rs = c.getMetaData().getTables(database, null, "ddl_checkpoint", null)) {
+                if (!rs.next()) return; // no DDL ever checkpointed
+            }
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table
+                    + " WHERE connector = ? AND topic = ? AND kafka_partition = ?");
+                 PreparedStatement cap = c.prepareStatement("UPDATE " + table + " SET kafka_offset = ?"
+                         + " WHERE connector = ? AND topic = ? AND kafka_partition = ? AND kafka_offset > ?")) {
+                for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+                    SourcePartition p = e.getKey();
+                    if (e.getValue() == null) {
+                        del.setString(1, connector);
+                        del.setString(2, p.topic());
+                        del.setInt(3, p.partition());
+                        del.executeUpdate();
+                    } else {
+                        cap.setLong(1, e.getValue() - 1);
+                        cap.setString(2, connector);
+                        cap.setString(3, p.topic());
+                        cap.setInt(4, p.partition());
+                        cap.setLong(5, e.getValue() - 1);
+                        cap.executeUpdate();
+                    }
+                }
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+        LOG.info("DDL checkpoint of {} rewound for {}", connector, offsets);
+    }
+
+    /** Forgets what was read for a revoked partition (its next owner reads it again). */
+    public void forget(SourcePartition partition) {
+        through.remove(partition);
+    }
+}

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ENUM/SET; then updates (one of a primary key), a unique-key swap, and deletes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AllTypesEndToEndTest {
+public class AllTypesEndToEndTest {
     private static final String SOURCE_DB = "typesdb";
     private static final List<String> TABLES = List.of("all_types", "users");
     private static final List<String> DDL = List.of(
@@ -55,6 +55,11 @@ class AllTypesEndToEndTest {
     /** The source server. */
     protected DatabaseSpec sourceSpec() {
         return DatabaseSpec.mariadb("11.4");
+    }
+
+    /** The source connector's settings in {@code config/} (a MySQL source needs {@code source-mysql.json}). */
+    protected String sourceConfig() {
+        return "source-mariadb.json";
     }
 
     /** The server the rows are applied to; null = a second database on the source's server. */
@@ -97,7 +102,8 @@ class AllTypesEndToEndTest {
         try (Connection c = pipeline.sourceConnection()) {
             insertEdgeRows(c, 100); // rows 101-103 reach the target through the snapshot
         }
-        pipeline.registerConnectors();
+        pipeline.registerSource(sourceConfig(), 1);
+        pipeline.registerSink();
         try (Connection c = pipeline.sourceConnection()) {
             insertEdgeRows(c, 0); // rows 1-3 through the binlog
             c.setAutoCommit(false);

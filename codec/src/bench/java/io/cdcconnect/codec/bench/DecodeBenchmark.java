@@ -5,6 +5,7 @@ import io.cdcconnect.codec.avro.AvroDecoder;
 import io.cdcconnect.codec.avro.AvroEncoder;
 import io.cdcconnect.codec.avro.AvroMessage;
 import io.cdcconnect.codec.avro.AvroOptions;
+import io.cdcconnect.codec.avro.HttpSchemaRegistryClient;
 import io.cdcconnect.codec.canal.CanalJsonDecoder;
 import io.cdcconnect.codec.canal.CanalJsonEncoder;
 import io.cdcconnect.codec.canal.CanalJsonOptions;
@@ -12,6 +13,7 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.open.OpenProtocolDecoder;
 import io.cdcconnect.codec.open.OpenProtocolEncoder;
 import io.cdcconnect.codec.open.OpenProtocolOptions;
+import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -21,8 +23,10 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +34,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Rows decoded per second on one thread. Every message is decoded in full into model rows. Canal-JSON and Avro
  * carry one row per message; Open-protocol 16 (its default batch), so each invocation decodes 16 messages of each
- * kind's worth of rows: one op = one row throughout.
+ * kind's worth of rows: one op = one row throughout. Avro's schemas are registered with test-support's stand-in
+ * registry over HTTP during setup; the decoder's client fetches each writer schema once and caches it, so the
+ * registry is off the hot path.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -50,11 +56,12 @@ public class DecodeBenchmark {
     private CanalJsonDecoder canal;
     private OpenProtocolDecoder open;
     private AvroDecoder avro;
+    private StandInSchemaRegistry registry;
 
     @Setup
-    public void setup() {
+    public void setup() throws IOException {
         RowChange[] rows = BenchRows.changes(row, 1024, 11);
-        MemoryRegistry registry = new MemoryRegistry();
+        registry = StandInSchemaRegistry.start();
         switch (protocol) {
             case "canal-json" -> {
                 CanalJsonEncoder enc = new CanalJsonEncoder(CanalJsonOptions.defaults());
@@ -67,7 +74,7 @@ public class DecodeBenchmark {
                 }
             }
             default -> {
-                AvroEncoder enc = new AvroEncoder(AvroOptions.defaults(), registry);
+                AvroEncoder enc = new AvroEncoder(AvroOptions.defaults(), new HttpSchemaRegistryClient(registry.url()));
                 for (RowChange r : rows) {
                     AvroMessage m = enc.encode("bench_topic", r);
                     messages.add(new byte[][] {m.key(), m.value()});
@@ -76,7 +83,12 @@ public class DecodeBenchmark {
         }
         canal = new CanalJsonDecoder();
         open = new OpenProtocolDecoder();
-        avro = new AvroDecoder(registry);
+        avro = new AvroDecoder(new HttpSchemaRegistryClient(registry.url()));
+    }
+
+    @TearDown
+    public void tearDown() {
+        registry.close();
     }
 
     @Benchmark

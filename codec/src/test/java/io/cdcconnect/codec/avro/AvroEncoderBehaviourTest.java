@@ -8,9 +8,13 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 import org.apache.avro.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 
@@ -21,13 +25,34 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Behaviours of the Avro encoder and decoder beyond TiCDC's vectors (the registry here is an in-memory stand-in). */
+/**
+ * Behaviours of the Avro encoder and decoder beyond TiCDC's vectors. The registry here is test-support's
+ * {@link StandInSchemaRegistry}, reached through {@link HttpSchemaRegistryClient}; decoders get a client of their own,
+ * so they read each writer schema back from the registry's text rather than from the encoder's cache.
+ */
 class AvroEncoderBehaviourTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TS = 1L << 40;
 
     private static final ColumnInfo ID = ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY);
+
+    private StandInSchemaRegistry standIn;
+
+    @BeforeEach
+    void startRegistry() throws IOException {
+        standIn = StandInSchemaRegistry.start();
+    }
+
+    @AfterEach
+    void stopRegistry() {
+        standIn.close();
+    }
+
+    /** A new client of the stand-in: its own caches, so what it knows it learnt from the registry. */
+    private HttpSchemaRegistryClient client() {
+        return new HttpSchemaRegistryClient(standIn.url());
+    }
 
     @Test
     void namesAreSanitisedAsTiCDCDoes() {
@@ -50,12 +75,11 @@ class AvroEncoderBehaviourTest {
     @Test
     void aDeleteIsTheKeyAndANullValue() {
         TableInfo t = TableInfo.of("db", "t", List.of(ID, ColumnInfo.of("v", MySqlType.VARCHAR, ColumnFlags.NULLABLE)));
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), registry)
+        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), client())
                 .encode("t", RowChange.delete(t, new Object[]{3L, "gone"}, TS));
         assertNotNull(m.key());
         assertNull(m.value());
-        RowChange back = new AvroDecoder(registry).decode(m.key(), null);
+        RowChange back = new AvroDecoder(client()).decode(m.key(), null);
         assertEquals(RowChange.Op.DELETE, back.op());
         assertArrayEquals(new Object[]{3L}, back.before());
         assertEquals(List.of("id"), back.table().primaryKeyNames());
@@ -64,7 +88,7 @@ class AvroEncoderBehaviourTest {
     @Test
     void aTableWithoutKeyHasNoMessageKeyAndCannotCarryADelete() {
         TableInfo t = TableInfo.of("db", "nokey", List.of(ColumnInfo.of("v", MySqlType.LONG, 0)));
-        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), new InMemorySchemaRegistry());
+        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), client());
         assertNull(encoder.encode("t", RowChange.insert(t, new Object[]{1L}, TS)).key());
         CodecException e = assertThrows(CodecException.class,
                 () -> encoder.encode("t", RowChange.delete(t, new Object[]{1L}, TS)));
@@ -84,7 +108,7 @@ class AvroEncoderBehaviourTest {
     void nullInANotNullColumnNamesTheColumnAndTable() {
         TableInfo t = TableInfo.of("db", "t", List.of(ID, ColumnInfo.of("v", MySqlType.VARCHAR, 0)));
         CodecException e = assertThrows(CodecException.class, () -> new AvroEncoder(AvroOptions.defaults(),
-                new InMemorySchemaRegistry()).encode("t", RowChange.insert(t, new Object[]{1L, null}, TS)));
+                client()).encode("t", RowChange.insert(t, new Object[]{1L, null}, TS)));
         assertTrue(e.getMessage().contains("column v of db.t"), e.getMessage());
     }
 
@@ -92,7 +116,7 @@ class AvroEncoderBehaviourTest {
     void aValueOfTheWrongJavaTypeNamesTheColumnButNotTheValue() {
         TableInfo t = TableInfo.of("db", "t", List.of(ID, ColumnInfo.of("n", MySqlType.LONGLONG, 0)));
         CodecException e = assertThrows(CodecException.class, () -> new AvroEncoder(AvroOptions.defaults(),
-                new InMemorySchemaRegistry()).encode("t", RowChange.insert(t, new Object[]{1L, "secret-text"}, TS)));
+                client()).encode("t", RowChange.insert(t, new Object[]{1L, "secret-text"}, TS)));
         assertTrue(e.getMessage().contains("column n (LONGLONG) of db.t"), e.getMessage());
         assertTrue(!e.getMessage().contains("secret-text"), e.getMessage());
     }
@@ -125,28 +149,28 @@ class AvroEncoderBehaviourTest {
                 + "\"connect.parameters\":{\"tidb_type\":\"TEXT\"}}}"), f.get(2));
         assertEquals("null", f.get(3).get("type").get(0).asText());
 
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+        HttpSchemaRegistryClient registry = client();
         AvroMessage m = new AvroEncoder(AvroOptions.defaults(), defaults, registry)
                 .encode("t", RowChange.insert(t, new Object[]{1L, null, "x", null}, TS));
-        RowChange back = new AvroDecoder(registry).decode(m.key(), m.value());
+        RowChange back = new AvroDecoder(client()).decode(m.key(), m.value());
         assertArrayEquals(new Object[]{1L, null, "x", null}, back.after());
         AvroMessage m2 = new AvroEncoder(AvroOptions.defaults(), defaults, registry)
                 .encode("t", RowChange.insert(t, new Object[]{2L, 7L, "y", "z"}, TS));
-        assertArrayEquals(new Object[]{2L, 7L, "y", "z"}, new AvroDecoder(registry).decode(m2.key(), m2.value()).after());
+        assertArrayEquals(new Object[]{2L, 7L, "y", "z"}, new AvroDecoder(client()).decode(m2.key(), m2.value()).after());
     }
 
     @Test
     void schemasAreRegisteredOncePerTableVersionAndTopic() {
         TableInfo t = TableInfo.of("db", "t", List.of(ID));
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), registry);
+        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), client());
         for (long i = 0; i < 10; i++) {
             encoder.encode("t", RowChange.insert(t, new Object[]{i}, TS));
         }
-        assertEquals(2, registry.registrations, "key and value once");
+        // Counted at the registry: the encoder and its client together must not register again.
+        assertEquals(2, standIn.registrations(), "key and value once");
         encoder.encode("other", RowChange.insert(t, new Object[]{1L}, TS));
-        assertEquals(4, registry.registrations, "a second topic registers its own subjects");
-        assertEquals(List.of("t-key", "t-value", "other-key", "other-value"), List.copyOf(registry.versions.keySet()));
+        assertEquals(4, standIn.registrations(), "a second topic registers its own subjects");
+        assertEquals(List.of("t-key", "t-value", "other-key", "other-value"), standIn.subjects());
     }
 
     @Test
@@ -157,10 +181,9 @@ class AvroEncoderBehaviourTest {
         TableInfo t = TableInfo.of("db", "t", List.of(ID, big, bits, u32));
         Object[] row = {1L, -1L, -1L, 4294967295L};
         for (AvroOptions.BigintUnsignedHandling mode : AvroOptions.BigintUnsignedHandling.values()) {
-            InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
             AvroOptions o = AvroOptions.defaults().withBigintUnsignedHandling(mode);
-            AvroMessage m = new AvroEncoder(o, registry).encode("t", RowChange.insert(t, row, TS));
-            assertArrayEquals(row, new AvroDecoder(registry).decode(m.key(), m.value()).after(), mode.name());
+            AvroMessage m = new AvroEncoder(o, client()).encode("t", RowChange.insert(t, row, TS));
+            assertArrayEquals(row, new AvroDecoder(client()).decode(m.key(), m.value()).after(), mode.name());
         }
     }
 
@@ -169,17 +192,16 @@ class AvroEncoderBehaviourTest {
         ColumnInfo set = new ColumnInfo("s", MySqlType.SET, 0, null, -1, -1, -1, List.of("a", "b"), null);
         TableInfo t = TableInfo.of("db", "t", List.of(ID, set));
         CodecException e = assertThrows(CodecException.class, () -> new AvroEncoder(AvroOptions.defaults(),
-                new InMemorySchemaRegistry()).encode("t", RowChange.insert(t, new Object[]{1L, 4L}, TS)));
+                client()).encode("t", RowChange.insert(t, new Object[]{1L, 4L}, TS)));
         assertTrue(e.getMessage().contains("column s (SET) of db.t"), e.getMessage());
     }
 
     @Test
     void theDecoderNamesWhatIsWrongWithBadBytes() {
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
         TableInfo t = TableInfo.of("db", "t", List.of(ID, ColumnInfo.of("v", MySqlType.VARCHAR, 0)));
-        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), registry)
+        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), client())
                 .encode("t", RowChange.insert(t, new Object[]{1L, "hello"}, TS));
-        AvroDecoder decoder = new AvroDecoder(registry);
+        AvroDecoder decoder = new AvroDecoder(client());
 
         CodecException magic = assertThrows(CodecException.class, () -> decoder.decode(null, new byte[]{1, 2, 3, 4, 5, 6}));
         assertTrue(magic.getMessage().contains("0x01"), magic.getMessage());
@@ -198,11 +220,10 @@ class AvroEncoderBehaviourTest {
 
     @Test
     void aSchemaNotWrittenByTiCDCIsRefusedByName() {
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
         String foreign = "{\"type\":\"record\",\"name\":\"r\",\"namespace\":\"x.y\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}";
-        int id = registry.register("foreign-value", foreign, new Schema.Parser().parse(foreign));
+        int id = client().register("foreign-value", foreign, new Schema.Parser().parse(foreign));
         CodecException e = assertThrows(CodecException.class,
-                () -> new AvroDecoder(registry).decode(null, new byte[]{0, 0, 0, 0, (byte) id, 2}));
+                () -> new AvroDecoder(client()).decode(null, new byte[]{0, 0, 0, 0, (byte) id, 2}));
         assertTrue(e.getMessage().contains("field a") && e.getMessage().contains("tidb_type"), e.getMessage());
     }
 }

@@ -5,8 +5,10 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -19,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * Property: random tables of every MySQL type, random rows and options; encode, decode, and the row comes back
- * equal (values in the model's Java types; column types as the protocol collapses them).
+ * equal (values in the model's Java types; column types as the protocol collapses them). The registry is
+ * test-support's {@link StandInSchemaRegistry}; the decoder has a client of its own, so it reads each writer schema
+ * back from the registry's text.
  */
 class AvroRoundTripTest {
 
@@ -31,26 +35,27 @@ class AvroRoundTripTest {
             MySqlType.TIME, MySqlType.YEAR, MySqlType.GEOMETRY};
 
     @Test
-    void randomRowsOfEveryTypeSurviveEncodeAndDecode() {
+    void randomRowsOfEveryTypeSurviveEncodeAndDecode() throws IOException {
         long seed = Long.getLong("avro.roundtrip.seed", System.nanoTime());
         Random rnd = new Random(seed);
         int rows = 0;
-        for (int t = 0; t < 60; t++) {
-            AvroOptions options = AvroOptions.defaults()
-                    .withTidbExtension(rnd.nextBoolean())
-                    .withDecimalHandling(rnd.nextBoolean() ? AvroOptions.DecimalHandling.PRECISE
-                            : AvroOptions.DecimalHandling.STRING)
-                    .withBigintUnsignedHandling(rnd.nextBoolean() ? AvroOptions.BigintUnsignedHandling.LONG
-                            : AvroOptions.BigintUnsignedHandling.STRING);
-            TableInfo table = randomTable(rnd, t);
-            InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-            AvroEncoder encoder = new AvroEncoder(options, registry);
-            AvroDecoder decoder = new AvroDecoder(registry);
-            for (int r = 0; r < 40; r++, rows++) {
-                RowChange change = randomChange(rnd, table);
-                String context = "seed " + seed + ", table " + t + ", row " + r + ", " + options;
-                AvroMessage m = encoder.encode("db.topic" + t, change);
-                check(change, decoder.decode(m.key(), m.value()), options, context);
+        try (StandInSchemaRegistry standIn = StandInSchemaRegistry.start()) {
+            for (int t = 0; t < 60; t++) {
+                AvroOptions options = AvroOptions.defaults()
+                        .withTidbExtension(rnd.nextBoolean())
+                        .withDecimalHandling(rnd.nextBoolean() ? AvroOptions.DecimalHandling.PRECISE
+                                : AvroOptions.DecimalHandling.STRING)
+                        .withBigintUnsignedHandling(rnd.nextBoolean() ? AvroOptions.BigintUnsignedHandling.LONG
+                                : AvroOptions.BigintUnsignedHandling.STRING);
+                TableInfo table = randomTable(rnd, t);
+                AvroEncoder encoder = new AvroEncoder(options, new HttpSchemaRegistryClient(standIn.url()));
+                AvroDecoder decoder = new AvroDecoder(new HttpSchemaRegistryClient(standIn.url()));
+                for (int r = 0; r < 40; r++, rows++) {
+                    RowChange change = randomChange(rnd, table);
+                    String context = "seed " + seed + ", table " + t + ", row " + r + ", " + options;
+                    AvroMessage m = encoder.encode("db.topic" + t, change);
+                    check(change, decoder.decode(m.key(), m.value()), options, context);
+                }
             }
         }
         assertEquals(60 * 40, rows);

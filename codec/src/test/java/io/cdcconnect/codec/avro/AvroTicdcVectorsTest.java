@@ -9,11 +9,14 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.DecoderFactory;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -35,7 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Compatibility with TiCDC's own Avro test data ({@code vectors/avro}, from tiflow v7.5.0, read at test time):
- * the all-types table's schemas, and each column's schema fragment and Avro value.
+ * the all-types table's schemas, and each column's schema fragment and Avro value. The registry is test-support's
+ * {@link StandInSchemaRegistry} (one per test method; a test factory's dynamic tests share one), reached through
+ * {@link HttpSchemaRegistryClient}; decoders get a client of their own, so they read each writer schema back from
+ * the registry's text.
  */
 class AvroTicdcVectorsTest {
 
@@ -43,10 +49,27 @@ class AvroTicdcVectorsTest {
     private static final long COMMIT_TS = 417318403368288260L;
     private static JsonNode columns;
 
+    private StandInSchemaRegistry standIn;
+
     @BeforeAll
     static void load() throws IOException {
         columns = JSON.readTree(TicdcVectors.read("avro/columns.json"));
         assertEquals(36, columns.size());
+    }
+
+    @BeforeEach
+    void startRegistry() throws IOException {
+        standIn = StandInSchemaRegistry.start();
+    }
+
+    @AfterEach
+    void stopRegistry() {
+        standIn.close();
+    }
+
+    /** A new client of the stand-in: its own caches, so what it knows it learnt from the registry. */
+    private HttpSchemaRegistryClient client() {
+        return new HttpSchemaRegistryClient(standIn.url());
     }
 
     // ---- the table TiCDC's TestRowToAvroSchema builds: id, then each column and its nullable twin ----
@@ -168,8 +191,7 @@ class AvroTicdcVectorsTest {
         assertEquals(c.get("nullableTwinFieldInRecord"), fields.get(2));
 
         Object value = modelValue(c);
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), registry);
+        AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), client());
         RowChange row = RowChange.insert(table, new Object[]{1L, value, null}, COMMIT_TS);
         if (decimal) {
             // DECIMAL with TiCDC's default (10,0) cannot hold 129012.123 (the vector README says so): we refuse to
@@ -185,7 +207,7 @@ class AvroTicdcVectorsTest {
         assertNull(rec.get(2));
 
         // And back: the model value returns (text as String, binary as byte[], enum/set as numbers).
-        RowChange back = new AvroDecoder(registry).decode(m.key(), m.value());
+        RowChange back = new AvroDecoder(client()).decode(m.key(), m.value());
         assertModelEquals(value, back.after()[1]);
         assertNull(back.after()[2]);
         assertEquals(plain.unsigned(), back.table().column(1).unsigned());
@@ -228,8 +250,7 @@ class AvroTicdcVectorsTest {
         ColumnInfo dec = new ColumnInfo("decimal", MySqlType.NEWDECIMAL, 0, null, 10, 3, -1, List.of(), null);
         TableInfo table = TableInfo.of("testdb", "avroencode", List.of(
                 ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY), dec));
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), registry)
+        AvroMessage m = new AvroEncoder(AvroOptions.defaults(), client())
                 .encode("t", RowChange.insert(table, new Object[]{1L, new BigDecimal("129012.1230000")}, COMMIT_TS));
         AvroTableSchema s = new AvroSchemaBuilder(AvroOptions.defaults()).build(table);
         ByteBuffer raw = (ByteBuffer) readRaw(m.value(), s.valueSchema()).get(1);
@@ -239,7 +260,7 @@ class AvroTicdcVectorsTest {
         byte[] b = new byte[raw.remaining()];
         raw.get(b);
         assertEquals(0, rational.compareTo(new BigDecimal(new java.math.BigInteger(b), 3)));
-        assertEquals(new BigDecimal("129012.123"), new AvroDecoder(registry).decode(m.key(), m.value()).after()[1]);
+        assertEquals(new BigDecimal("129012.123"), new AvroDecoder(client()).decode(m.key(), m.value()).after()[1]);
     }
 
     @TestFactory
@@ -259,12 +280,11 @@ class AvroTicdcVectorsTest {
                         ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY), col));
                 AvroTableSchema s = new AvroSchemaBuilder(o).build(table);
                 assertEquals(alt.get("expectedSchema"), JSON.readTree(s.valueJson()).get("fields").get(1).get("type"));
-                InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
                 Object value = modelValue(c);
-                AvroMessage m = new AvroEncoder(o, registry).encode("t",
+                AvroMessage m = new AvroEncoder(o, client()).encode("t",
                         RowChange.insert(table, new Object[]{1L, value}, COMMIT_TS));
                 assertEquals(alt.get("expectedData").asText(), readRaw(m.value(), s.valueSchema()).get(1).toString());
-                assertModelEquals(value, new AvroDecoder(registry).decode(m.key(), m.value()).after()[1]);
+                assertModelEquals(value, new AvroDecoder(client()).decode(m.key(), m.value()).after()[1]);
             }));
         }
         assertEquals(2, tests.size());
@@ -278,9 +298,8 @@ class AvroTicdcVectorsTest {
         // The decimal column keeps TiCDC's (10,0): give it a value that fits.
         int decimalPos = table.indexOf("decimal");
         row[decimalPos] = new BigDecimal("129012");
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
         AvroOptions o = AvroOptions.defaults().withTidbExtension(true);
-        AvroEncoder encoder = new AvroEncoder(o, registry);
+        AvroEncoder encoder = new AvroEncoder(o, client());
         AvroMessage insert = encoder.encode("avro.test", RowChange.insert(table, row, COMMIT_TS));
         Schema valueSchema = new AvroSchemaBuilder(o).build(table).valueSchema();
         GenericRecord rec = readRaw(insert.value(), valueSchema);
@@ -288,12 +307,12 @@ class AvroTicdcVectorsTest {
         assertEquals(COMMIT_TS, rec.get("_tidb_commit_ts"));
         assertEquals(COMMIT_TS >>> 18, rec.get("_tidb_commit_physical_time"));
         assertEquals(3.14f, rec.get("float"));
-        assertEquals(List.of("avro_test-key", "avro_test-value"), new ArrayList<>(registry.versions.keySet()));
+        assertEquals(List.of("avro_test-key", "avro_test-value"), standIn.subjects());
 
         AvroMessage update = encoder.encode("avro.test", RowChange.update(table, row, row, COMMIT_TS + 1));
         assertEquals("u", readRaw(update.value(), valueSchema).get("_tidb_op").toString());
 
-        RowChange back = new AvroDecoder(registry).decode(insert.key(), insert.value());
+        RowChange back = new AvroDecoder(client()).decode(insert.key(), insert.value());
         assertEquals(RowChange.Op.INSERT, back.op());
         assertEquals(COMMIT_TS, back.commitTs());
         assertEquals("testdb", back.schema());
@@ -302,7 +321,7 @@ class AvroTicdcVectorsTest {
         for (int i = 0; i < row.length; i++) {
             assertModelEquals(row[i], back.after()[i]);
         }
-        RowChange upd = new AvroDecoder(registry).decode(update.key(), update.value());
+        RowChange upd = new AvroDecoder(client()).decode(update.key(), update.value());
         assertEquals(RowChange.Op.UPDATE, upd.op());
         assertEquals(1L, upd.before()[0]);
         assertTrue(Arrays.stream(upd.before(), 1, row.length).allMatch(v -> v == null));
@@ -321,7 +340,7 @@ class AvroTicdcVectorsTest {
         assertEquals("id", idField.get("name").asText());
         String keyText = "{\"type\":\"record\",\"name\":\"avroencode\",\"namespace\":\"default.testdb\",\"fields\":["
                 + idField + "]}";
-        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+        HttpSchemaRegistryClient registry = client();
         int valueId = registry.register("t-value", text, valueSchema);
         Schema keySchema = new Schema.Parser().parse(keyText);
         int keyId = registry.register("t-key", keyText, keySchema);
@@ -351,7 +370,7 @@ class AvroTicdcVectorsTest {
         org.apache.avro.generic.GenericData.Record key = new org.apache.avro.generic.GenericData.Record(keySchema);
         key.put("id", 1);
 
-        RowChange row = new AvroDecoder(registry).decode(envelope(keyId, keySchema, key),
+        RowChange row = new AvroDecoder(client()).decode(envelope(keyId, keySchema, key),
                 envelope(valueId, valueSchema, value));
         assertEquals(RowChange.Op.INSERT, row.op());
         assertEquals(COMMIT_TS, row.commitTs());

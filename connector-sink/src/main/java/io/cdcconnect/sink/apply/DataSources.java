@@ -30,15 +30,17 @@ public final class DataSources {
      */
     public static HikariDataSource create(String url, String user, String password, int poolSize, String timeZone,
                                           String poolName) {
-        return create(url, user, password, poolSize, timeZone, poolName, 0);
+        return create(url, user, password, poolSize, timeZone, poolName, 0, java.util.List.of());
     }
 
     /**
-     * As above; {@code socketTimeoutMillis} bounds the wait for one answer of the server (0: none), so that a target
+     * As above; {@code sessionSettings} (the dialect's, {@code name = value}) are set on every connection;
+     * {@code socketTimeoutMillis} bounds the wait for one answer of the server (0: none), so that a target
      * that stops answering counts as a lost connection and is retried instead of hanging a worker forever.
      */
     public static HikariDataSource create(String url, String user, String password, int poolSize, String timeZone,
-                                          String poolName, long socketTimeoutMillis) {
+                                          String poolName, long socketTimeoutMillis,
+                                          java.util.List<String> sessionSettings) {
         if (!TIME_ZONE.matcher(timeZone).matches()) {
             throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
         }
@@ -55,7 +57,8 @@ public final class DataSources {
         hc.setConnectionTimeout(30_000);
         // the source accepted zero dates ('0000-00-00', '2024-00-00') under its own sql_mode: so must we
         hc.setConnectionInitSql("SET SESSION time_zone = '" + timeZone + "', SESSION sql_mode = "
-                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')");
+                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')"
+                + sessionSettings.stream().map(v -> ", SESSION " + v).collect(java.util.stream.Collectors.joining()));
         // server-side statements, cached by the sink's own bounded cache, never by the driver
         hc.addDataSourceProperty("useServerPrepStmts", "true");
         hc.addDataSourceProperty("cachePrepStmts", "false");

@@ -10,6 +10,14 @@ public interface SqlDialect {
 
     String name();
 
+    /**
+     * Session variables every connection sets ({@code name = value}, after the sink's time zone and sql_mode): what
+     * the target needs to take the rows a changefeed writes.
+     */
+    default List<String> sessionSettings() {
+        return List.of();
+    }
+
     /** An identifier in backticks, backticks doubled. */
     default String quote(String identifier) {
         return '`' + identifier.replace("`", "``") + '`';

@@ -24,6 +24,21 @@ class DataSourcesTest {
     }
 
     @Test
+    void everyConnectionSetsTheDialectsSessionSettingsAndASocketTimeout() throws Exception {
+        try (var ds = DataSources.create(SinkTarget.url(), SinkTarget.user(), SinkTarget.password(), 2, "+00:00",
+                "session-test", 5_000, java.util.List.of("innodb_lock_wait_timeout = 7"));
+             var c = ds.getConnection(); var st = c.createStatement();
+             var rs = st.executeQuery("SELECT @@SESSION.innodb_lock_wait_timeout, @@SESSION.time_zone")) {
+            rs.next();
+            assertEquals(7, rs.getInt(1));
+            assertEquals("+00:00", rs.getString(2));
+            // a server that stops answering: the socket timeout ends the wait as a lost connection (retried)
+            java.sql.SQLException e = assertThrows(java.sql.SQLException.class, () -> st.execute("SELECT SLEEP(10)"));
+            assertTrue(SqlErrors.connectionLost(e) && SqlErrors.retryable(e), e + " state " + e.getSQLState());
+        }
+    }
+
+    @Test
     void aRejectedLoginFailsTheTaskWithoutThePassword() {
         CdcSinkTask task = new CdcSinkTask();
         ConnectException e = assertThrows(ConnectException.class, () -> task.start(Map.of(

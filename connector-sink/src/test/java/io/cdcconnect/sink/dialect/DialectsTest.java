@@ -20,6 +20,13 @@ class DialectsTest {
     }
 
     @Test
+    void tidbSessionsAllowExplicitAutoRandomIdsAsTicdcDoes() {
+        assertEquals(java.util.List.of("allow_auto_random_explicit_insert = 1"), new TiDbDialect().sessionSettings());
+        assertEquals(java.util.List.of(), new MariaDbDialect().sessionSettings());
+        assertEquals(java.util.List.of(), new MySql8Dialect().sessionSettings());
+    }
+
+    @Test
     void configuredNameWins() {
         assertEquals("mysql57", Dialects.choose("mysql57", "8.4.0").name());
         assertThrows(IllegalArgumentException.class, () -> Dialects.choose("oracle", "x"));

@@ -2,6 +2,7 @@ package io.cdcconnect.it.bench;
 
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
+import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,11 +19,11 @@ public final class BenchContext {
     final ConnectCluster connect;
     final ConnectorControl control;
     final TopicMeter meter;
-    final MiniSchemaRegistry registry;
+    final StandInSchemaRegistry registry;
     final SysbenchWorkload workload;
 
     BenchContext(BenchOptions options, EmbeddedMariaDb db, ConnectCluster connect, TopicMeter meter,
-                 MiniSchemaRegistry registry, SysbenchWorkload workload) {
+                 StandInSchemaRegistry registry, SysbenchWorkload workload) {
         this.options = options;
         this.db = db;
         this.connect = connect;

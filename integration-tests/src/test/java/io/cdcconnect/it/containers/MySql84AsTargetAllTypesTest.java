@@ -1,0 +1,19 @@
+package io.cdcconnect.it.containers;
+
+import io.cdcconnect.it.AllTypesEndToEndTest;
+import io.cdcconnect.testsupport.db.DatabaseSpec;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * {@link AllTypesEndToEndTest}'s rows from the default MariaDB source applied to MySQL 8.4 (a container, no binlog):
+ * the sink's MySQL 8 dialect and type fidelity. Skipped unless {@code cdc.test.mysql.versions} lists 8.4.
+ */
+@Tag("containers")
+@RequiresContainers(mysqlVersion = "8.4")
+class MySql84AsTargetAllTypesTest extends AllTypesEndToEndTest {
+
+    @Override
+    protected DatabaseSpec targetSpec() {
+        return ContainerTests.mysql("8.4", false);
+    }
+}

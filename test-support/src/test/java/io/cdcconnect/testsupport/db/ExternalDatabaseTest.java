@@ -1,0 +1,78 @@
+package io.cdcconnect.testsupport.db;
+
+import io.cdcconnect.testsupport.TemporaryProperties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ExternalDatabaseTest {
+    private static final DatabaseSpec MARIADB_1011 = DatabaseSpec.mariadb("10.11").withoutBinlog();
+    private static final String PREFIX = "cdc.test.db.mariadb-10.11.";
+
+    private final TemporaryProperties props = new TemporaryProperties();
+
+    @BeforeEach
+    void noServerNamed() {
+        props.clear(PREFIX + "url", PREFIX + "user", PREFIX + "password");
+    }
+
+    @AfterEach
+    void restore() {
+        props.close();
+    }
+
+    @Test
+    void withoutAUrlNoServerIsNamed() {
+        assertNull(ExternalDatabase.fromProperties(MARIADB_1011));
+        props.set(PREFIX + "url", "   ");
+        assertNull(ExternalDatabase.fromProperties(MARIADB_1011));
+        props.set(PREFIX + "user", "someone");
+        assertNull(ExternalDatabase.fromProperties(MARIADB_1011), "a user alone names no server");
+    }
+
+    @Test
+    void hostPortUserAndPasswordComeFromTheProperties() {
+        props.set(PREFIX + "url", " jdbc:mysql://10.1.2.3:3310/ ").set(PREFIX + "user", "cdc").set(PREFIX + "password", "s3cret");
+        ExternalDatabase db = ExternalDatabase.fromProperties(MARIADB_1011);
+        assertNotNull(db);
+        assertEquals("10.1.2.3", db.host());
+        assertEquals(3310, db.port());
+        assertEquals("cdc", db.user());
+        assertEquals("s3cret", db.password());
+        assertEquals(MARIADB_1011, db.spec());
+        assertEquals("existing server named by -Dcdc.test.db.mariadb-10.11.url", db.provenance());
+    }
+
+    @Test
+    void rootWithoutPasswordOnPort3306UnlessToldOtherwise() {
+        props.set(PREFIX + "url", "jdbc:mariadb://db.internal/");
+        ExternalDatabase db = ExternalDatabase.fromProperties(MARIADB_1011);
+        assertNotNull(db);
+        assertEquals("db.internal", db.host());
+        assertEquals(3306, db.port());
+        assertEquals("root", db.user());
+        assertEquals("", db.password());
+    }
+
+    @Test
+    void aUrlOfAnotherDriverIsRefusedNamingTheProperty() {
+        props.set(PREFIX + "url", "jdbc:postgresql://localhost:5432/");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExternalDatabase.fromProperties(MARIADB_1011));
+        assertTrue(e.getMessage().startsWith(PREFIX + "url must be a jdbc:mysql:// URL"), e.getMessage());
+    }
+
+    @Test
+    void itsJdbcUrlKeepsTheTestSettings() {
+        props.set(PREFIX + "url", "jdbc:mysql://127.0.0.1:3306/");
+        String url = ExternalDatabase.fromProperties(MARIADB_1011).jdbcUrl("shop");
+        assertTrue(url.startsWith("jdbc:mysql://127.0.0.1:3306/shop?"), url);
+        assertTrue(url.contains("connectionTimeZone=UTC") && url.contains("nullDatabaseMeansCurrent=true"), url);
+    }
+}

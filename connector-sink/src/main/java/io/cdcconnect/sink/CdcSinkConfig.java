@@ -43,6 +43,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
     public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
     public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
+    public static final String DDL_APPLY = "ddl.apply";
     public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
 
@@ -152,6 +153,16 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "not keeping up; a restart resumes from the committed offsets. Keep it below the consumer's "
                         + "max.poll.interval.ms (default 300000).",
                 GROUP_APPLY, ++o, Width.SHORT, "Drain timeout");
+        d.define(DDL_APPLY, Type.LIST, "all", new DdlApplyValidator(), Importance.MEDIUM,
+                "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "
+                        + "alter-table, drop-table, truncate-table, rename-table, create-index, drop-index, "
+                        + "create-database, alter-database, drop-database. A statement of a kind left out is skipped "
+                        + "(logged, counted in cdc.sink.ddl.skipped). Whatever this says, text that is not one "
+                        + "statement of those kinds (GRANT, CREATE USER, SET, routines, views, a second statement "
+                        + "after ';', an executable comment, CREATE TABLE ... SELECT, a name in mysql, sys, "
+                        + "information_schema, performance_schema or the DDL checkpoint database) is never run: the "
+                        + "record goes to the dead-letter queue, or the task fails naming it.",
+                GROUP_APPLY, ++o, Width.LONG, "DDL policy");
         d.define(DDL_CHECKPOINT_DATABASE, Type.STRING, "cdc_connect", Importance.LOW,
                 "Database in the target where the sink records, when it runs a DDL statement, the offsets through "
                         + "which every record is applied (table ddl_checkpoint, one row per connector, topic and "
@@ -304,6 +315,10 @@ public final class CdcSinkConfig extends AbstractConfig {
         return getLong(APPLY_DRAIN_TIMEOUT_MS);
     }
 
+    public java.util.List<String> ddlApply() {
+        return getList(DDL_APPLY);
+    }
+
     public String ddlCheckpointDatabase() {
         return getString(DDL_CHECKPOINT_DATABASE);
     }
@@ -326,5 +341,23 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public int taskCount() {
         return getInt(TASK_COUNT);
+    }
+
+    /** ddl.apply: all, none, or known kinds. */
+    static final class DdlApplyValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                io.cdcconnect.sink.apply.DdlPolicy.parse(value == null ? java.util.List.of()
+                        : (java.util.List<String>) value, "");
+            } catch (IllegalArgumentException e) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "all, none, or a list of DDL kinds";
+        }
     }
 }

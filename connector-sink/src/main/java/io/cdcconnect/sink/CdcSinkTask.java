@@ -1,7 +1,9 @@
 package io.cdcconnect.sink;
 
 import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.DdlPolicy;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.sink.metrics.SinkMetrics;
@@ -40,6 +42,7 @@ public final class CdcSinkTask extends SinkTask {
     private SinkPipeline pipeline;
     private SinkMetrics metrics;
     private ErrantRecordReporter reporter;
+    private DdlPolicy ddlPolicy;
 
     @Override
     public String version() {
@@ -49,6 +52,7 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
+        ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase());
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = taskId(props, connector);
         decoder = RecordDecoders.forConfig(config);
@@ -112,7 +116,13 @@ public final class CdcSinkTask extends SinkTask {
                 try {
                     events = decoder.decode(record);
                 } catch (RuntimeException e) {
-                    reportErrant(record, e);
+                    reportErrant(record, e, "cannot decode the record at %s as " + config.inputFormat());
+                    events = List.of();
+                }
+                try {
+                    events = screenDdl(events, record);
+                } catch (DdlRefusedException e) {
+                    reportErrant(record, e, "refused the DDL statement of the record at %s");
                     events = List.of();
                 }
                 pipeline.accept(p, offset, events, decoder.sizeOf(record));
@@ -123,17 +133,54 @@ public final class CdcSinkTask extends SinkTask {
         }
     }
 
-    private void reportErrant(SinkRecord record, RuntimeException cause) {
+    /** Thrown for a DDL statement the sink will not run whatever the policy: the record is errant. */
+    static final class DdlRefusedException extends RuntimeException {
+        DdlRefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The record's events with DDL checked against {@code ddl.apply} and the rules no message may break: statements of
+     * a kind left out are dropped (logged, counted); anything else that is not one allowed schema change refuses the
+     * whole record (its rows are not applied either).
+     */
+    private List<ChangeEvent> screenDdl(List<ChangeEvent> events, SinkRecord record) {
+        List<ChangeEvent> out = null;
+        for (int i = 0; i < events.size(); i++) {
+            if (!(events.get(i) instanceof DdlChange ddl)) {
+                if (out != null) out.add(events.get(i));
+                continue;
+            }
+            String target = ddl.schema().isEmpty() ? "" : pipeline.targetSchema(ddl.schema());
+            DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target);
+            switch (d.verdict()) {
+                case APPLY -> {
+                    if (out != null) out.add(ddl);
+                }
+                case SKIP -> {
+                    LOG.warn("Skipped a {} statement at topic {}, partition {}, offset {}: {}", d.kind().settingName(),
+                            record.topic(), record.kafkaPartition(), record.kafkaOffset(), d.reason());
+                    metrics.ddlSkipped();
+                    if (out == null) out = new java.util.ArrayList<>(events.subList(0, i));
+                }
+                case REFUSE -> throw new DdlRefusedException("the DDL text is not run: " + d.reason()
+                        + " (ddl.apply and docs/security.md say what the sink runs)");
+            }
+        }
+        return out == null ? events : out;
+    }
+
+    private void reportErrant(SinkRecord record, RuntimeException cause, String what) {
         String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
                 + record.kafkaOffset();
+        String message = String.format(what, where) + ": " + cause.getMessage();
         if (reporter == null) {
-            throw new ConnectException("cannot decode the record at " + where + " as " + config.inputFormat() + ": "
-                    + cause.getMessage(), cause);
+            throw new ConnectException(message, cause);
         }
         metrics.errantRecord();
         try {
-            reporter.report(record, new ConnectException("cannot decode as " + config.inputFormat() + " (" + where
-                    + "): " + cause.getMessage(), cause)).get();
+            reporter.report(record, new ConnectException(message, cause)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("interrupted while reporting the errant record at " + where, e);

@@ -180,6 +180,11 @@ public final class SinkPipeline implements AutoCloseable {
                 completion, metrics);
     }
 
+    /** The target database of a source database ({@code schema.map}). */
+    public String targetSchema(String sourceSchema) {
+        return shapes.targetSchema(sourceSchema);
+    }
+
     /** Starts a replay window: rows committed at the source until now (plus the margin) may already be applied. */
     public void openWindow() {
         safeUntilMillis = System.currentTimeMillis() + config.safeModeReplayMarginMs();

@@ -97,8 +97,24 @@ public final class DebeziumEnvelopeDecoder implements RecordDecoder {
         if (ddl == null || ddl.isBlank()) return List.of();
         String db = value.getString("databaseName");
         Struct source = value.schema().field("source") != null ? value.getStruct("source") : null;
+        if (source != null && inSnapshot(source) && SNAPSHOT_DROP.matcher(ddl).lookingAt()) {
+            // Debezium's snapshot writes DROP TABLE/DATABASE IF EXISTS before each CREATE, to rebuild its schema
+            // history: applied downstream, it would drop rows the data topics already delivered
+            return List.of();
+        }
         long ts = source != null ? commitTs(source, value) : 0L;
         return List.of(new DdlChange(db, "", ddl, DdlChange.Kind.QUERY, ts));
+    }
+
+    private static final java.util.regex.Pattern SNAPSHOT_DROP = java.util.regex.Pattern.compile(
+            "\\s*(/\\*.*?\\*/\\s*)*DROP\\s+(TABLE|DATABASE|SCHEMA)\\b",
+            java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+
+    /** Debezium's {@code source.snapshot}: "true", "first", "first_in_data_collection", "last", ... while snapshotting. */
+    private static boolean inSnapshot(Struct source) {
+        if (source.schema().field("snapshot") == null) return false;
+        Object v = source.get("snapshot");
+        return v != null && !"false".equalsIgnoreCase(v.toString());
     }
 
     private static long commitTs(Struct source, Struct value) {

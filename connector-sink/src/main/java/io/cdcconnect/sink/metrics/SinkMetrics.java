@@ -39,6 +39,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String REPLAYS_REPLANNED = "cdc.sink.replays.replanned";
     public static final String REPLAYS_SKIPPED = "cdc.sink.replays.skipped";
     public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
+    public static final String DDL_SKIPPED = "cdc.sink.ddl.skipped";
     public static final String ERRANT_RECORDS = "cdc.sink.records.errant";
 
     private final MeterRegistry registry;
@@ -54,6 +55,7 @@ public final class SinkMetrics implements AutoCloseable {
     private final Counter replaysReplanned;
     private final Counter replaysSkipped;
     private final Counter ddl;
+    private final Counter ddlSkipped;
     private final Counter errant;
     private final AtomicLong lastAppliedMillis = new AtomicLong();
     private final Tags tags;
@@ -85,6 +87,8 @@ public final class SinkMetrics implements AutoCloseable {
                 .description("transactions found to be replays (duplicate key) and applied again in safe mode")
                 .tags(tags).register(registry);
         ddl = Counter.builder(DDL_APPLIED).tags(tags).register(registry);
+        ddlSkipped = Counter.builder(DDL_SKIPPED).description("DDL statements of a kind ddl.apply leaves out")
+                .tags(tags).register(registry);
         errant = Counter.builder(ERRANT_RECORDS).description("records sent to the errant-record reporter").tags(tags)
                 .register(registry);
         Gauge.builder(CHECKPOINT_LAG, lastAppliedMillis,
@@ -162,6 +166,10 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void replaySkipped() {
         replaysSkipped.increment();
+    }
+
+    public void ddlSkipped() {
+        ddlSkipped.increment();
     }
 
     public void ddlApplied() {

@@ -74,6 +74,35 @@ class DebeziumEnvelopeDecoderTest {
         return new SinkRecord("dbz", 0, KEY, new Struct(KEY).put("id", id), ENVELOPE, value, offset);
     }
 
+    static final Schema HISTORY_SOURCE = SchemaBuilder.struct().name("io.debezium.connector.mysql.Source")
+            .field("connector", Schema.STRING_SCHEMA).field("ts_ms", Schema.INT64_SCHEMA)
+            .field("snapshot", SchemaBuilder.string().optional().build()).field("db", Schema.STRING_SCHEMA).build();
+    static final Schema SCHEMA_CHANGE = SchemaBuilder.struct().name("io.debezium.connector.mysql.SchemaChangeValue")
+            .field("source", HISTORY_SOURCE).field("ts_ms", Schema.INT64_SCHEMA)
+            .field("databaseName", Schema.OPTIONAL_STRING_SCHEMA).field("ddl", Schema.OPTIONAL_STRING_SCHEMA).build();
+
+    private List<ChangeEvent> schemaChange(String snapshot, String ddl) {
+        Struct source = new Struct(HISTORY_SOURCE).put("connector", "mysql").put("ts_ms", 1000L)
+                .put("snapshot", snapshot).put("db", "db");
+        Struct value = new Struct(SCHEMA_CHANGE).put("source", source).put("ts_ms", 1000L).put("databaseName", "db")
+                .put("ddl", ddl);
+        return decoder.decode(new SinkRecord("dbz-history", 0, null, null, SCHEMA_CHANGE, value, 0));
+    }
+
+    @Test
+    void theSnapshotsDropStatementsAreNotAppliedButItsCreatesAndLaterDropsAre() {
+        // Debezium's snapshot rebuilds its schema history with DROP ... IF EXISTS before each CREATE
+        assertEquals(List.of(), schemaChange("true", "DROP TABLE IF EXISTS `db`.`t`"));
+        assertEquals(List.of(), schemaChange("first", "DROP DATABASE IF EXISTS `db`"));
+        assertEquals(List.of(), schemaChange("last", "/* snapshot */ drop table if exists t"));
+        List<ChangeEvent> create = schemaChange("true", "CREATE TABLE `t` (id BIGINT PRIMARY KEY)");
+        assertEquals(1, create.size());
+        assertEquals("CREATE TABLE `t` (id BIGINT PRIMARY KEY)", ((DdlChange) create.get(0)).query());
+        // a DROP read from the binlog is the user's: applied
+        assertEquals(1, schemaChange("false", "DROP TABLE `t`").size());
+        assertEquals(1, schemaChange(null, "DROP TABLE `t`").size());
+    }
+
     @Test
     void createBecomesAnInsertWithTheModelsTypes() {
         List<ChangeEvent> events = decoder.decode(record(envelope("db", "c", null, row(1, "a"), 1000), 1, 0));

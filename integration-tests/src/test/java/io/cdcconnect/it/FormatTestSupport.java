@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the wire-format end-to-end tests share: work folders, the final row check, reading the topics back. */
-final class FormatTestSupport {
+public final class FormatTestSupport {
 
     private FormatTestSupport() {
     }
@@ -118,7 +118,7 @@ final class FormatTestSupport {
     }
 
     /** Every record written so far to the pipeline's table topics, read from the beginning up to the end offsets. */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline) throws Exception {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline) throws Exception {
         List<TopicPartition> partitions = new ArrayList<>();
         for (TopicDescription d : tableTopics(pipeline).values()) {
             d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));

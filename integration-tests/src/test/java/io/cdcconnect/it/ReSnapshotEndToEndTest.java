@@ -11,8 +11,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -93,12 +91,6 @@ class ReSnapshotEndToEndTest {
     }
 
     private static void assertCaughtUpAndEqual() throws Exception {
-        List<String> progress = new ArrayList<>();
-        List<TableComparison.Result> results = pipeline.awaitCaughtUp(Duration.ofMinutes(3), progress::add);
-        for (TableComparison.Result r : results) {
-            assertTrue(r.matches(), r + "\nprogress: " + progress);
-            assertTrue(r.sourceRows() > 0, "table " + r.table() + " should not be empty upstream");
-        }
-        assertEquals(0, pipeline.progress().lag(), "sink should have committed every message; progress: " + progress);
+        FormatTestSupport.assertCaughtUpAndEqual(pipeline, Duration.ofMinutes(3));
     }
 }

@@ -1,18 +1,12 @@
 package io.cdcconnect.it.containers;
 
+import io.cdcconnect.it.FormatTestSupport;
 import io.cdcconnect.it.Pipeline;
 import io.cdcconnect.it.TableComparison;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.servers.ContainersProvider;
 import io.cdcconnect.testsupport.servers.TestServers;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.TestReporter;
 import org.opentest4j.TestAbortedException;
 
@@ -20,10 +14,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -120,32 +112,6 @@ final class ContainerTests {
 
     /** Every record of the pipeline's table topics, from the beginning to the end offsets at the time of the call. */
     static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline) throws Exception {
-        List<TopicPartition> partitions = new ArrayList<>();
-        String bootstrap = pipeline.connect().bootstrapServers();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            List<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
-                    .filter(n -> pipeline.topicPattern().matcher(n).matches()).toList();
-            for (TopicDescription d : admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS).values()) {
-                d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));
-            }
-        }
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                assertTrue(System.nanoTime() < deadline, "could not read the topics to their end " + end);
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) out.add(r);
-                }
-            }
-        }
-        return out;
+        return FormatTestSupport.readAll(pipeline);
     }
 }

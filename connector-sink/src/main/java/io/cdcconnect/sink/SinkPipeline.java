@@ -134,17 +134,17 @@ public final class SinkPipeline implements AutoCloseable {
     public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
         HikariDataSource ds = null;
         try {
-            // the dialect decides what every session sets: ask the server what it is first, on one connection
-            String version;
-            try (HikariDataSource probe = DataSources.create(config.connectionUrl(), config.connectionUser(),
-                    config.connectionPassword(), 1, config.timestampTimeZone(), poolName + "-probe",
-                    config.connectionSocketTimeoutMs(), List.of())) {
-                version = ServerLimits.read(probe).version();
-            }
-            List<String> session = Dialects.choose(config.dialect(), version).sessionSettings();
             ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
                     config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs(),
-                    session);
+                    List.of());
+            // the dialect may need session variables on every connection (TiDB): then the pool starts again with them
+            List<String> session = Dialects.choose(config.dialect(), ServerLimits.read(ds).version()).sessionSettings();
+            if (!session.isEmpty()) {
+                ds.close();
+                ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
+                        config.workerCount() + 1, config.timestampTimeZone(), poolName,
+                        config.connectionSocketTimeoutMs(), session);
+            }
             SinkPipeline p = new SinkPipeline(config, metrics, ds, connector);
             p.startWorkers(poolName);
             p.openWindow();

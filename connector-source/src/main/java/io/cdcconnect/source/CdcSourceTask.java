@@ -57,8 +57,8 @@ public class CdcSourceTask extends SourceTask {
                 config.partitionRule(), config.partitionColumns(), config.topicPartitions());
         encoder = Encoders.create(config);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
-        keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(), config.user(),
-                config.password().value());
+        keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(),
+                config.jdbcProperties());
         capture = new ChangeCapture(dispatcher, encoder.carriesDdl(), encoder.ddlOnEveryPartition(),
                 config.topicPattern(), CapturedTables.of(debeziumProps, config.flavor()), keyCatalog);
         watermarkIntervalMs = encoder.carriesWatermarks() ? config.watermarkIntervalMs() : 0;

@@ -33,19 +33,17 @@ public final class JdbcKeyCatalog implements KeyCatalog, AutoCloseable {
     private final String host;
     private final int port;
     private final String url;
-    private final Properties props = new Properties();
+    private final Properties props;
     private final Set<String> warned = new HashSet<>();
     private Connection connection;
 
-    public JdbcKeyCatalog(SourceFlavor flavor, String host, int port, String user, String password) {
+    /** @param connectionProperties the driver properties, from {@link SourceConnections#properties} */
+    public JdbcKeyCatalog(SourceFlavor flavor, String host, int port, Properties connectionProperties) {
         this.flavor = flavor;
         this.host = host;
         this.port = port;
         this.url = flavor.jdbcUrl(host, port);
-        props.setProperty("user", user);
-        props.setProperty("password", password == null ? "" : password);
-        props.setProperty("connectTimeout", "10000");
-        if (flavor == SourceFlavor.MYSQL) props.setProperty("allowPublicKeyRetrieval", "true");
+        this.props = connectionProperties;
     }
 
     @Override

@@ -28,16 +28,17 @@ public final class StartupChecks {
     private final String host;
     private final int port;
     private final String user;
-    private final String password;
+    private final Properties connectionProperties;
     private final boolean snapshotNeedsLocks;
 
-    public StartupChecks(SourceFlavor flavor, String host, int port, String user, String password,
+    /** @param connectionProperties the driver properties, from {@link SourceConnections#properties} */
+    public StartupChecks(SourceFlavor flavor, String host, int port, String user, Properties connectionProperties,
                          boolean snapshotNeedsLocks) {
         this.flavor = flavor;
         this.host = host;
         this.port = port;
         this.user = user;
-        this.password = password;
+        this.connectionProperties = connectionProperties;
         this.snapshotNeedsLocks = snapshotNeedsLocks;
     }
 
@@ -45,20 +46,13 @@ public final class StartupChecks {
     public List<Problem> run() {
         List<Problem> problems = new ArrayList<>();
         String where = host + ":" + port;
-        Properties props = new Properties();
-        props.setProperty("user", user);
-        props.setProperty("password", password == null ? "" : password);
-        props.setProperty("connectTimeout", "10000");
-        if (flavor == SourceFlavor.MYSQL) {
-            props.setProperty("allowPublicKeyRetrieval", "true");
-        }
-        try (Connection c = flavor.connect(host, port, props)) {
+        try (Connection c = flavor.connect(host, port, connectionProperties)) {
             serverVariables(c, where, problems);
             privileges(c, where, problems);
         } catch (SQLException e) {
             problems.add(new Problem("database.hostname", "cannot connect to " + where + " as '" + user + "': "
                     + e.getMessage() + ". Check database.hostname, database.port, database.user and database.password, "
-                    + "and that the user may connect from this host."));
+                    + "that the user may connect from this host, and database.ssl.* if the server requires TLS."));
         }
         return problems;
     }

@@ -153,7 +153,7 @@ public final class CdcSourceConfig extends AbstractConfig {
         def.define(TOPIC_PARTITIONS, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "Number of partitions of every output topic. Must equal the topics' real partition count: set the "
                         + "worker's topic.creation.default.partitions to the same number, or create the topics "
-                        + "beforehand. DDL (Open-protocol) and watermarks go to every partition 0..n-1.",
+                        + "beforehand. Watermarks and Open-protocol DDL go to every partition 0..n-1; Canal-JSON DDL goes where its table's rows go (under 'table' one partition, under the other rules every partition).",
                 GROUP_OUTPUT, ++o, Width.SHORT, "Partitions per topic");
         def.define(WATERMARK_INTERVAL_MS, Type.LONG, 1000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 "How often a watermark (resolved ts) goes to every partition of every topic written so far; 0 turns "

@@ -47,7 +47,8 @@ public final class ChangeCapture {
     /**
      * @param dispatcher          topic and partition per row
      * @param forwardDdl          whether the format carries DDL
-     * @param ddlOnEveryPartition DDL to every partition (Open-protocol) or to partition 0 (Canal-JSON)
+     * @param ddlOnEveryPartition DDL to every partition (Open-protocol) or where its table's rows go (Canal-JSON,
+     *                            {@link Dispatcher#ddlPartitions})
      * @param topicPattern        the topic pattern: whether database-level DDL has a topic of its own
      */
     public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern) {
@@ -188,7 +189,9 @@ public final class ChangeCapture {
         if (ddlOnEveryPartition) {
             for (int p = 0; p < dispatcher.partitions(); p++) out.add(new Outgoing(topic, p, change, origin));
         } else {
-            out.add(new Outgoing(topic, 0, change, origin));
+            for (int p : dispatcher.ddlPartitions(change.schema(), change.table(), change.kind())) {
+                out.add(new Outgoing(topic, p, change, origin));
+            }
         }
     }
 

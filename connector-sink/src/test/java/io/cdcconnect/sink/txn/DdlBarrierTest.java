@@ -3,6 +3,8 @@ package io.cdcconnect.sink.txn;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DdlBarrierTest {
 
+    private static final long T = 1000L << 18;
     private final SourcePartition p0 = new SourcePartition("t", 0);
     private final SourcePartition p1 = new SourcePartition("t", 1);
     private final SourcePartition other = new SourcePartition("u", 0);
@@ -20,21 +23,46 @@ class DdlBarrierTest {
         barrier.assign(p0);
         barrier.assign(p1);
         barrier.assign(other);
-        assertTrue(barrier.arrive(p0, "ddl"));
-        assertTrue(barrier.isHeld(p0));
-        assertFalse(barrier.isHeld(p1));
+        assertTrue(barrier.arrive(p0, "ddl", T, 5, 0));
+        assertTrue(barrier.isPendingStatement("t", "ddl"));
+        assertEquals(Set.of(p1), barrier.missing("t"));
         assertFalse(barrier.complete("t"));
-        assertTrue(barrier.arrive(p1, "ddl"));
+        assertTrue(barrier.arrive(p1, "ddl", T, 7, 0));
         assertTrue(barrier.complete("t"), "partitions of other topics do not count");
-        assertEquals(List.of(p0, p1), List.copyOf(barrier.release("t")));
-        assertFalse(barrier.isHeld(p0));
+        assertEquals(Map.of(p0, 5L, p1, 7L), barrier.release("t"));
+        assertFalse(barrier.isPending("t"));
+    }
+
+    @Test
+    void aPartitionPassesTheDdlWithAnEventCommittedAfterItOrAWatermarkAtIt() {
+        barrier.assign(p0);
+        barrier.assign(p1);
+        barrier.arrive(p0, "ddl", T, 5, 0);
+        assertFalse(barrier.showsPassed(p1, T - 1, false), "a row from before the DDL");
+        assertFalse(barrier.showsPassed(p1, T, false), "a row of the DDL's own commit ts is not after it");
+        assertFalse(barrier.showsPassed(p1, 0, false), "an unknown time shows nothing");
+        assertTrue(barrier.showsPassed(p1, T, true), "a watermark at the DDL: everything up to it has arrived");
+        assertTrue(barrier.showsPassed(p1, T + 1, false));
+        assertFalse(barrier.showsPassed(other, T + 1, false), "no DDL waits on the other topic");
+        barrier.passed(p1);
+        assertTrue(barrier.complete("t"));
+        assertEquals(List.of(p0, p1), List.copyOf(barrier.release("t").keySet()));
+    }
+
+    @Test
+    void aDdlOfUnknownTimeWaitsForCopies() {
+        barrier.assign(p0);
+        barrier.assign(p1);
+        barrier.arrive(p0, "ddl", 0, 5, 0);
+        assertFalse(barrier.showsPassed(p1, T, false));
+        assertFalse(barrier.complete("t"));
     }
 
     @Test
     void revokingALaggingPartitionCompletesTheDdl() {
         barrier.assign(p0);
         barrier.assign(p1);
-        barrier.arrive(p0, "ddl");
+        barrier.arrive(p0, "ddl", T, 5, 0);
         barrier.unassign(p1);
         assertTrue(barrier.complete("t"));
     }
@@ -43,7 +71,8 @@ class DdlBarrierTest {
     void anotherDdlWhileOneIsPendingIsRefused() {
         barrier.assign(p0);
         barrier.assign(p1);
-        barrier.arrive(p0, "a");
-        assertFalse(barrier.arrive(p1, "b"));
+        barrier.arrive(p0, "a", T, 5, 0);
+        assertFalse(barrier.arrive(p1, "b", T - 1, 9, 0));
+        assertEquals(0, barrier.waitingSince("t"), "the first statement still waits");
     }
 }

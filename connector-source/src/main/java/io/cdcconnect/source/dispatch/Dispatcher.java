@@ -1,6 +1,7 @@
 package io.cdcconnect.source.dispatch;
 
 import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import org.slf4j.Logger;
@@ -124,7 +125,24 @@ public final class Dispatcher {
         }
     }
 
-    /** Partition of all rows of a table under the 'table' rule (also where DDL of a table would go). */
+    /**
+     * The partitions a DDL statement goes to when it travels with the rows it affects (Canal-JSON): under the 'table'
+     * rule, the one partition that holds every row of its table, so that the partition's order puts the statement
+     * between the rows before and after it and one consumer of that partition runs it; every partition when the
+     * table's rows are spread (other rules), when it names no table (database-level statements) or when it renames
+     * (the rows of the new name live elsewhere). A consumer then waits for its copy from each partition.
+     */
+    public int[] ddlPartitions(String schema, String table, DdlChange.Kind kind) {
+        if (partitions == 1) return new int[] {0};
+        if (rule == PartitionRule.TABLE && table != null && !table.isEmpty() && kind != DdlChange.Kind.RENAME) {
+            return new int[] {tablePartition(schema, table)};
+        }
+        int[] all = new int[partitions];
+        for (int p = 0; p < partitions; p++) all[p] = p;
+        return all;
+    }
+
+    /** Partition of all rows of a table under the 'table' rule. */
     public int tablePartition(String schema, String table) {
         CRC32 crc = new CRC32();
         update(crc, schema);

@@ -16,7 +16,7 @@ public interface MessageEncoder extends AutoCloseable {
      * What the wire format carries, the same for every encoder of one format.
      *
      * @param watermarks    whether the format carries watermarks (resolved ts) at all
-     * @param ddlEverywhere whether DDL goes to every partition (Open-protocol) rather than partition 0 (Canal-JSON)
+     * @param ddlEverywhere whether DDL goes to every partition (Open-protocol) rather than where its table's rows go (Canal-JSON)
      * @param ddl           whether the format carries DDL at all (Avro does not)
      */
     record Traits(boolean watermarks, boolean ddlEverywhere, boolean ddl) {
@@ -30,7 +30,7 @@ public interface MessageEncoder extends AutoCloseable {
         return traits().watermarks();
     }
 
-    /** Whether DDL goes to every partition (Open-protocol) rather than partition 0 (Canal-JSON). */
+    /** Whether DDL goes to every partition (Open-protocol) rather than where its table's rows go (Canal-JSON). */
     default boolean ddlOnEveryPartition() {
         return traits().ddlEverywhere();
     }

@@ -36,7 +36,7 @@ public final class PartitionedEncoder implements MessageEncoder {
     /**
      * @param factory       a new encoder for each topic partition
      * @param watermarks    whether the format carries watermarks
-     * @param ddlEverywhere DDL to every partition (Open-protocol) rather than partition 0
+     * @param ddlEverywhere DDL to every partition (Open-protocol) rather than where its table's rows go
      * @param ddl           whether the format carries DDL
      */
     public PartitionedEncoder(Supplier<StreamEncoder> factory, boolean watermarks, boolean ddlEverywhere, boolean ddl) {

@@ -2,6 +2,7 @@ package io.cdcconnect.source.dispatch;
 
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,6 +43,22 @@ class DispatcherTest {
         assertEquals(1, seen.size());
         assertEquals(d.tablePartition("shop", "orders"), seen.iterator().next());
         assertEquals("cdc.shop.orders", d.route(insert(ORDERS, 1L, "c", null)).get(0).topic());
+    }
+
+    @Test
+    void aTablesDdlGoesWhereItsRowsGo() {
+        Dispatcher table = dispatcher(PartitionRule.TABLE, 4);
+        int rows = table.route(insert(ORDERS, 1L, "c", null)).get(0).partition();
+        assertArrayEquals(new int[] {rows}, table.ddlPartitions("shop", "orders", DdlChange.Kind.ALTER));
+        assertArrayEquals(new int[] {rows}, table.ddlPartitions("shop", "orders", DdlChange.Kind.TRUNCATE));
+        assertArrayEquals(new int[] {0, 1, 2, 3}, table.ddlPartitions("shop", "orders", DdlChange.Kind.RENAME),
+                "the renamed table's rows go elsewhere");
+        assertArrayEquals(new int[] {0, 1, 2, 3}, table.ddlPartitions("shop", "", DdlChange.Kind.CREATE),
+                "a database-level statement concerns every table");
+        assertArrayEquals(new int[] {0, 1, 2, 3},
+                dispatcher(PartitionRule.PK, 4).ddlPartitions("shop", "orders", DdlChange.Kind.ALTER),
+                "a rule that spreads a table's rows spreads its DDL too");
+        assertArrayEquals(new int[] {0}, dispatcher(PartitionRule.TS, 1).ddlPartitions("shop", "", DdlChange.Kind.ERASE));
     }
 
     @Test

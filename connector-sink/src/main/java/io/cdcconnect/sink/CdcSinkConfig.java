@@ -72,10 +72,12 @@ public final class CdcSinkConfig extends AbstractConfig {
     private static ConfigDef build() {
         ConfigDef d = new ConfigDef();
         int o = 0;
-        d.define(CONNECTION_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new JdbcUrlValidator(),
+        d.define(CONNECTION_URL, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, new JdbcUrlValidator(),
                 Importance.HIGH, "JDBC URL of the target MySQL, MariaDB or TiDB server, e.g. "
                         + "jdbc:mysql://host:3306/ (MySQL Connector/J syntax). The sink adds the driver settings it "
-                        + "needs (server-side prepared statements, UTF-8); a database in the URL is not required.",
+                        + "needs (server-side prepared statements, UTF-8); a database in the URL is not required. "
+                        + "A password type: a URL may carry one (user:password@ or password=), so the value is hidden "
+                        + "in logs and validation answers; error messages show it with passwords masked.",
                 GROUP_CONNECTION, ++o, Width.LONG, "JDBC URL");
         d.define(CONNECTION_USER, Type.STRING, "root", Importance.HIGH,
                 "User the sink connects as. Needs INSERT, UPDATE, DELETE, SELECT on the target tables, and the "
@@ -102,15 +104,18 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "bytes), avro (TiCDC Avro in the Confluent wire format, needs schema.registry.url) or "
                         + "debezium (Debezium change-event envelopes as Connect Structs from any converter).",
                 GROUP_INPUT, ++o, Width.MEDIUM, "Input format");
-        d.define(SCHEMA_REGISTRY_URL, Type.STRING, "", Importance.MEDIUM,
-                "Schema registry base URL (Confluent-compatible API) for input.format=avro.",
+        d.define(SCHEMA_REGISTRY_URL, Type.PASSWORD, "", Importance.MEDIUM,
+                "Schema registry base URL (Confluent-compatible API) for input.format=avro. A password type: it "
+                        + "may carry user:password@ (sent as basic authentication), so it is hidden in logs and "
+                        + "validation answers.",
                 GROUP_INPUT, ++o, Width.LONG, "Schema registry URL");
-        d.define(INPUT_CODEC_OPTIONS, Type.LIST, "", Importance.LOW,
+        d.define(INPUT_CODEC_OPTIONS, Type.PASSWORD, "", Importance.LOW,
                 "Comma-separated key=value options handed to the codec's decoder, named as TiCDC names them, e.g. "
                         + "large-message-handle-compression=snappy for compressed Canal-JSON/Open-protocol values, "
                         + "claim-check-storage-uri=file:///shared/claim-check to read back rows the producer stored "
                         + "by claim-check (with claim-check-raw-value=true if it stored raw values), or "
-                        + "schema-registry-username=u,schema-registry-password=p for Avro.",
+                        + "schema-registry-username=u,schema-registry-password=p for Avro. A password type, since it "
+                        + "may carry one: hidden in logs and validation answers.",
                 GROUP_INPUT, ++o, Width.LONG, "Codec options");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
                 "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Databases "
@@ -219,7 +224,8 @@ public final class CdcSinkConfig extends AbstractConfig {
     private static final class JdbcUrlValidator implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {
-            String url = value == null ? "" : value.toString().trim();
+            String url = value instanceof Password p ? p.value() : value == null ? "" : value.toString();
+            url = url == null ? "" : url.trim();
             if (!url.startsWith("jdbc:mysql:") && !url.startsWith("jdbc:mysql+srv:")) {
                 // the value is not echoed: a URL may hold a password
                 throw new ConfigException(name + " must be a MySQL Connector/J URL starting with jdbc:mysql:// "
@@ -233,8 +239,9 @@ public final class CdcSinkConfig extends AbstractConfig {
         }
     }
 
+    /** The JDBC URL, which may hold a password: show it only through DataSources.redact. */
     public String connectionUrl() {
-        return getString(CONNECTION_URL);
+        return getPassword(CONNECTION_URL).value();
     }
 
     public String connectionUser() {
@@ -259,28 +266,32 @@ public final class CdcSinkConfig extends AbstractConfig {
         return getString(INPUT_FORMAT);
     }
 
+    /** The registry URL, which may hold user:password@: do not log it. */
     public String schemaRegistryUrl() {
-        return getString(SCHEMA_REGISTRY_URL);
+        return getPassword(SCHEMA_REGISTRY_URL).value();
     }
 
-    /** Options for the codec's decoder. */
+    /** Options for the codec's decoder, which may hold a password: do not log them. */
     public Map<String, String> inputCodecOptions() {
-        return pairs(INPUT_CODEC_OPTIONS, "key=value");
+        return pairs(INPUT_CODEC_OPTIONS, List.of(getPassword(INPUT_CODEC_OPTIONS).value().split(",")),
+                "key=value");
     }
 
     /** source database -> target database. */
     public Map<String, String> schemaMap() {
-        return pairs(SCHEMA_MAP, "source=target");
+        return pairs(SCHEMA_MAP, getList(SCHEMA_MAP), "source=target");
     }
 
-    private Map<String, String> pairs(String name, String expected) {
+    private static Map<String, String> pairs(String name, List<String> entries, String expected) {
+        boolean secret = CONFIG_DEF.configKeys().get(name).type == Type.PASSWORD;
         Map<String, String> m = new LinkedHashMap<>();
-        for (String entry : getList(name)) {
+        for (String entry : entries) {
             String e = entry.trim();
             if (e.isEmpty()) continue;
             int eq = e.indexOf('=');
             if (eq <= 0 || eq == e.length() - 1) {
-                throw new ConfigException(name, entry, "expected " + expected);
+                // an entry of a password setting is not echoed: it may be half of a secret
+                throw new ConfigException(name, secret ? "[hidden]" : entry, "expected " + expected);
             }
             m.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
         }

@@ -152,8 +152,9 @@ public final class ClaimCheck {
     /**
      * Reads the message a location points to, by its file name, from this store.
      *
-     * @throws CodecException naming the location when the name is not a claim-check file name, the file is missing,
-     *                        or its content is not a claim-check message
+     * @throws CodecException       naming the location when the name is not a claim-check file name, the file is
+     *                              missing from a readable store, or its content is not a claim-check message
+     * @throws UnavailableException when the store's directory is missing or unreadable, or reading it fails
      */
     public Stored read(String location) {
         String name = fileName(location);
@@ -161,11 +162,18 @@ public final class ClaimCheck {
         try {
             data = Files.readAllBytes(directory.resolve(name));
         } catch (NoSuchFileException e) {
+            if (!Files.isDirectory(directory) || !Files.isReadable(directory)) {
+                // the store itself is gone (an unmounted share, a missing volume): an outage, not a bad message
+                throw new UnavailableException("claim-check store " + uri, "claim-check store " + uri
+                        + " is unavailable: its directory is missing or unreadable (reading location '" + location
+                        + "')", e);
+            }
             throw new CodecException("claim-check location '" + location + "': no file " + name + " in " + uri
                     + " (is " + STORAGE_URI_OPTION + " the producer's store?)", e);
         } catch (IOException e) {
-            throw new CodecException("claim-check location '" + location + "': cannot read " + name + " in " + uri
-                    + ": " + e, e);
+            // an I/O error, a permission refused, a stale share: the store's fault, not the message's
+            throw new UnavailableException("claim-check store " + uri, "claim-check store " + uri
+                    + " is unavailable: cannot read " + name + " (location '" + location + "'): " + e, e);
         }
         return rawValue ? new Stored(null, data) : parse(data, location);
     }

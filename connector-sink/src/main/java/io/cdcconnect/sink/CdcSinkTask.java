@@ -4,6 +4,10 @@ import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.DdlPolicy;
+import io.cdcconnect.sink.apply.RejectedRows;
+import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.codec.UnavailableException;
+import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.sink.metrics.SinkMetrics;
@@ -24,6 +28,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -32,10 +38,21 @@ import java.util.concurrent.ExecutionException;
  * <p>Offsets: {@link #preCommit} returns, per partition, the next offset after the longest prefix of records whose
  * rows are all committed downstream; Connect commits nothing beyond it. Undecodable records go to the errant-record
  * reporter (dead-letter queue) when Connect provides one, else fail the task naming topic, partition and offset.
+ *
+ * <p>Rows the target rejects for their data (value too long, out of range, NOT NULL, ...) go to the same reporter
+ * with {@code errors.tolerance=all}, while the rest of their transaction is applied ({@link RejectedRows}); to send
+ * the original record, the task keeps each record that carries rows until its offset is applied. Otherwise such a
+ * row fails the task naming where it came from.
+ *
+ * <p>An outage of what decoding needs (schema registry, claim-check store: {@link UnavailableException}) is not a bad
+ * record: the record is decoded again with backoff under {@code retry.max.attempts}/{@code retry.backoff.ms}, then
+ * the task fails saying what is down; nothing goes to the dead-letter queue and no offset past it is committed.
  */
 public final class CdcSinkTask extends SinkTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(CdcSinkTask.class);
+    /** Connect's setting (ConnectorConfig.ERRORS_TOLERANCE_CONFIG): none (default) or all. */
+    static final String ERRORS_TOLERANCE = "errors.tolerance";
 
     private CdcSinkConfig config;
     private RecordDecoder decoder;
@@ -43,6 +60,11 @@ public final class CdcSinkTask extends SinkTask {
     private SinkMetrics metrics;
     private ErrantRecordReporter reporter;
     private DdlPolicy ddlPolicy;
+    private RetryPolicy decodeRetry;
+    /** errors.tolerance=all with a reporter: rows the target rejects go to the dead-letter queue. */
+    private boolean rowsTolerated;
+    /** Records that carry rows, per partition and offset, until applied: a rejected row's record is reported whole. */
+    private final Map<SourcePartition, ConcurrentSkipListMap<Long, SinkRecord>> retained = new ConcurrentHashMap<>();
 
     @Override
     public String version() {
@@ -56,18 +78,32 @@ public final class CdcSinkTask extends SinkTask {
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = taskId(props, connector);
         decoder = RecordDecoders.forConfig(config);
+        decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs());
         metrics = SinkMetrics.jmx(connector, taskId);
         try {
             reporter = context != null ? context.errantRecordReporter() : null;
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null; // a worker older than Kafka 2.6
         }
+        // Connect passes the connector's own settings, errors.* included, to each task
+        rowsTolerated = reporter != null && "all".equalsIgnoreCase(props.get(ERRORS_TOLERANCE));
         try {
             pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId, connector);
         } catch (RuntimeException e) {
             metrics.close();
             throw new ConnectException(e.getMessage(), e);
         }
+        pipeline.setRejectedRows(new RejectedRows() {
+            @Override
+            public boolean tolerated() {
+                return rowsTolerated;
+            }
+
+            @Override
+            public void report(SourcePartition partition, long offset, String reason, Throwable cause) {
+                reportRejectedRow(partition, offset, reason, cause);
+            }
+        });
         if (context != null) {
             pipeline.setPartitionControl(new PartitionControl() {
                 @Override
@@ -81,8 +117,10 @@ public final class CdcSinkTask extends SinkTask {
                 }
             });
         }
-        LOG.info("Started cdc-connect sink task {} of {} (input.format={}, dead-letter reporting {})", taskId,
-                connector, config.inputFormat(), reporter != null ? "available" : "unavailable");
+        LOG.info("Started cdc-connect sink task {} of {} (input.format={}, dead-letter reporting {}, rows the target "
+                        + "rejects {})", taskId, connector, config.inputFormat(),
+                reporter != null ? "available" : "unavailable",
+                rowsTolerated ? "go to the dead-letter queue" : "fail the task");
     }
 
     /** Connect names the task thread "task-thread-{connector}-{n}"; n tells tasks apart in metrics and pool names. */
@@ -106,6 +144,7 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void put(Collection<SinkRecord> records) {
         Set<SourcePartition> active = new HashSet<>();
+        if (rowsTolerated) releaseApplied();
         try {
             pipeline.beginBatch();
             for (SinkRecord record : records) {
@@ -114,7 +153,9 @@ public final class CdcSinkTask extends SinkTask {
                 long offset = record.kafkaOffset();
                 List<ChangeEvent> events;
                 try {
-                    events = decoder.decode(record);
+                    events = decode(record);
+                } catch (OutageException e) {
+                    throw e;
                 } catch (RuntimeException e) {
                     reportErrant(record, e, "cannot decode the record at %s as " + config.inputFormat());
                     events = List.of();
@@ -125,12 +166,87 @@ public final class CdcSinkTask extends SinkTask {
                     reportErrant(record, e, "refused the DDL statement of the record at %s");
                     events = List.of();
                 }
+                if (rowsTolerated && carriesRows(events)) {
+                    retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
+                }
                 pipeline.accept(p, offset, events, decoder.sizeOf(record));
             }
             pipeline.endBatch(active);
         } catch (ApplyException e) {
             throw new ConnectException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Decodes a record, waiting out an outage of what decoding needs (schema registry, claim-check store) with the
+     * backoff of {@code retry.max.attempts}/{@code retry.backoff.ms}; a malformed record throws at once.
+     *
+     * @throws ConnectException when the outage outlasts the retries: the task fails, nothing reported as errant
+     */
+    private List<ChangeEvent> decode(SinkRecord record) {
+        long start = System.currentTimeMillis();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return decoder.decode(record);
+            } catch (UnavailableException e) {
+                String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
+                        + record.kafkaOffset();
+                if (attempt >= decodeRetry.maxRetries()) {
+                    throw new OutageException(e.resource() + " is unavailable: the record at " + where
+                            + " could not be decoded after " + (attempt + 1) + " attempts over "
+                            + (System.currentTimeMillis() - start) / 1000 + " s (" + CdcSinkConfig.RETRY_MAX_ATTEMPTS
+                            + ", " + CdcSinkConfig.RETRY_BACKOFF_MS + "); last: " + e.getMessage() + ". The record was"
+                            + " not sent to the dead-letter queue and no offset from it on is committed: restarting "
+                            + "the task once the " + e.resource() + " is back resumes from there without loss", e);
+                }
+                long backoff = decodeRetry.backoffMillis(attempt);
+                LOG.warn("{} is unavailable while decoding the record at {}; retry {} of {} in {} ms: {}", e.resource(),
+                        where, attempt + 1, decodeRetry.maxRetries(), backoff, e.getMessage());
+                metrics.retry();
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new OutageException("interrupted while waiting for " + e.resource() + " to decode the "
+                            + "record at " + where + "; a restart resumes from it without loss", e);
+                }
+            }
+        }
+    }
+
+    /** What decoding needs stayed unavailable through every retry: the task fails; the record is not errant. */
+    static final class OutageException extends ConnectException {
+        OutageException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static boolean carriesRows(List<ChangeEvent> events) {
+        for (ChangeEvent e : events) {
+            if (e instanceof RowChange) return true;
+        }
+        return false;
+    }
+
+    /** Forgets the records whose rows are applied: they can no longer be rejected. */
+    private void releaseApplied() {
+        if (retained.isEmpty()) return;
+        for (Map.Entry<SourcePartition, Long> e : pipeline.appliedOffsets().entrySet()) {
+            ConcurrentSkipListMap<Long, SinkRecord> held = retained.get(e.getKey());
+            if (held != null) held.headMap(e.getValue(), true).clear();
+        }
+    }
+
+    /** A row the target rejected, from an apply worker: its record goes to the errant-record reporter. */
+    private void reportRejectedRow(SourcePartition partition, long offset, String reason, Throwable cause) {
+        ConcurrentSkipListMap<Long, SinkRecord> held = retained.get(partition);
+        SinkRecord record = held == null ? null : held.get(offset);
+        if (record == null) {
+            // revoked meanwhile, or not kept: fail rather than lose the row; the new owner or a restart replays it
+            throw new ApplyException(reason + "; its record is no longer held, so it cannot be sent to the "
+                    + "dead-letter queue", cause);
+        }
+        sendToReporter(record, reason, cause);
     }
 
     /** Thrown for a DDL statement the sink will not run whatever the policy: the record is errant. */
@@ -179,14 +295,21 @@ public final class CdcSinkTask extends SinkTask {
             throw new ConnectException(message, cause);
         }
         metrics.errantRecord();
+        sendToReporter(record, message, cause);
+    }
+
+    /** Hands a record to Connect's errant-record reporter and waits until it is written (the DLQ's producer acked). */
+    private void sendToReporter(SinkRecord record, String message, Throwable cause) {
+        String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
+                + record.kafkaOffset();
         try {
             reporter.report(record, new ConnectException(message, cause)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("interrupted while reporting the errant record at " + where, e);
         } catch (ExecutionException e) {
-            throw new ConnectException("cannot report the errant record at " + where + " (" + cause.getMessage()
-                    + "): " + e.getCause(), e.getCause());
+            throw new ConnectException("cannot report the errant record at " + where + " (" + message + "): "
+                    + e.getCause(), e.getCause());
         }
     }
 
@@ -194,6 +317,7 @@ public final class CdcSinkTask extends SinkTask {
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
         if (pipeline == null) return result;
+        if (rowsTolerated) releaseApplied();
         for (Map.Entry<SourcePartition, Long> e : pipeline.appliedOffsets().entrySet()) {
             TopicPartition tp = new TopicPartition(e.getKey().topic(), e.getKey().partition());
             // Connect commits the offset of the next record to read
@@ -210,6 +334,7 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         if (pipeline == null) return;
+        for (TopicPartition tp : partitions) retained.remove(new SourcePartition(tp.topic(), tp.partition()));
         pipeline.forget(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
     }
 

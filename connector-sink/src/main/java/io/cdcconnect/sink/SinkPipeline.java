@@ -10,6 +10,7 @@ import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.DdlCheckpoint;
+import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.ServerLimits;
 import io.cdcconnect.sink.apply.ShapeResolver;
@@ -84,6 +85,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     private final Map<SourcePartition, ArrayDeque<Held>> stashed = new HashMap<>();
     private PartitionControl partitionControl = PartitionControl.NONE;
+    private volatile RejectedRows rejectedRows = RejectedRows.NONE;
     private final ArrayDeque<Pending> backlog = new ArrayDeque<>();
     private boolean pausedForBuffer;
     private boolean draining;
@@ -112,7 +114,7 @@ public final class SinkPipeline implements AutoCloseable {
         // TiCDC's Open-protocol sends every DDL to every partition: run it once all of them have delivered it
         this.ddlOnEveryPartition = config.inputFormat().equals("open-protocol");
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
-        this.retry = new RetryPolicy(config.retryMaxAttempts(), config.retryBackoffMs(), 30_000L);
+        this.retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs());
         this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
         this.ddlApplier = new DdlApplier(dataSource);
         this.ddlCheckpoint = new DdlCheckpoint(dataSource, config.ddlCheckpointDatabase(), connector, retry, metrics::retry);
@@ -177,7 +179,17 @@ public final class SinkPipeline implements AutoCloseable {
         metrics.gauge(SinkMetrics.TXN_IN_FLIGHT, detector::inFlight);
         workers = WorkerPool.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
                         safeMode.configName()), dataSource, cachePolicy, new TransactionApplier(builder, metrics), ready,
-                completion, metrics);
+                completion, metrics, new RejectedRows() {
+                    @Override
+                    public boolean tolerated() {
+                        return rejectedRows.tolerated();
+                    }
+
+                    @Override
+                    public void report(SourcePartition partition, long offset, String reason, Throwable cause) {
+                        rejectedRows.report(partition, offset, reason, cause);
+                    }
+                });
     }
 
     /** The target database of a source database ({@code schema.map}). */
@@ -304,6 +316,11 @@ public final class SinkPipeline implements AutoCloseable {
             for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes()));
         }
         for (int i = replay.size() - 1; i >= 0; i--) backlog.addFirst(replay.get(i));
+    }
+
+    /** Where rows the target rejects for their data go (the dead-letter queue); by default they fail the task. */
+    public void setRejectedRows(RejectedRows rows) {
+        this.rejectedRows = rows == null ? RejectedRows.NONE : rows;
     }
 
     public void setPartitionControl(PartitionControl control) {

@@ -3,6 +3,7 @@ package io.cdcconnect.codec.avro;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.UnavailableException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 import org.slf4j.Logger;
@@ -172,27 +173,43 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
                 continue;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new CodecException("interrupted while " + what + " at schema registry " + baseUrl, e);
+                throw new UnavailableException("schema registry " + baseUrl, "interrupted while " + what
+                        + " at schema registry " + baseUrl, e);
             }
             int status = response.statusCode();
             if (status / 100 == 2) {
                 try {
                     return MAPPER.readTree(response.body());
                 } catch (IOException e) {
-                    throw new CodecException("schema registry " + baseUrl + " answered " + what
-                            + " with something other than JSON", e);
+                    // a proxy's or a failing registry's page: nothing to do with the message
+                    throw new UnavailableException("schema registry " + baseUrl, "schema registry " + baseUrl
+                            + " answered " + what + " with something other than JSON", e);
                 }
             }
             if (status >= 500 && attempt < RETRIES) {
                 continue;
             }
-            throw new CodecException("schema registry " + baseUrl + " refused " + what + ": HTTP " + status
-                    + errorDetail(response.body()));
+            String answer = "HTTP " + status + errorDetail(response.body());
+            if (unavailable(status)) {
+                throw new UnavailableException("schema registry " + baseUrl, "schema registry " + baseUrl
+                        + " is unavailable: it answered " + what + " with " + answer
+                        + (status == 401 || status == 403 ? " (are its credentials right?)" : ""), null);
+            }
+            throw new CodecException("schema registry " + baseUrl + " refused " + what + ": " + answer);
         }
         String cause = lastIo == null ? "" : ": " + lastIo.getClass().getSimpleName()
                 + (lastIo.getMessage() == null ? "" : " " + lastIo.getMessage());
-        throw new CodecException("schema registry " + baseUrl + " could not be reached when " + what + " ("
-                + (RETRIES + 1) + " attempts)" + cause, lastIo);
+        throw new UnavailableException("schema registry " + baseUrl, "schema registry " + baseUrl
+                + " could not be reached when " + what + " (" + (RETRIES + 1) + " attempts)" + cause, lastIo);
+    }
+
+    /**
+     * An answer that says nothing about the message: the registry fails (5xx), is overloaded or slow (429, 408), or
+     * refuses the client (401, 403, 407: credentials or rights, an operator's matter). Anything else (404 for an id no
+     * registry has, 422) is about what was asked.
+     */
+    static boolean unavailable(int status) {
+        return status >= 500 || status == 401 || status == 403 || status == 407 || status == 408 || status == 429;
     }
 
     /** The registry's own error text ({@code {"error_code":40403,"message":"..."}}), when it sent one. */

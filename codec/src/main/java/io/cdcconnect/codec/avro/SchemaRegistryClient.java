@@ -5,8 +5,9 @@ import org.apache.avro.Schema;
 /**
  * A Confluent-compatible schema registry, as the Avro encoder and decoder need it. Implementations cache: a schema
  * id never changes meaning, so each id and each (subject, schema) pair is asked for once.
- * Failures are {@link io.cdcconnect.codec.CodecException}s that name the registry (without credentials) and the
- * subject or id.
+ * Failures name the registry (without credentials) and the subject or id: a
+ * {@link io.cdcconnect.codec.UnavailableException} when the registry cannot be reached, fails (5xx) or refuses the
+ * credentials, a {@link io.cdcconnect.codec.CodecException} when it answers that what was asked is wrong or unknown.
  */
 public interface SchemaRegistryClient extends AutoCloseable {
 

@@ -26,6 +26,13 @@ import java.util.concurrent.TimeUnit;
  * duplicate key (a re-snapshot, a recreated source connector, rows beyond the replay window) is planned again in safe
  * mode and retried; so is a retry after a lost connection, since the commit may have reached the server before the
  * connection went (an ambiguous commit). With {@code never} a duplicate key fails the task.
+ *
+ * <p>A transaction whose statements the target rejects for a row's data ({@link SqlErrors#rejectsRow}: value too
+ * long, out of range, NULL in a NOT NULL column, ...) is applied again one row at a time in source order
+ * ({@link TransactionApplier#applyRowByRow}): the rows at fault are left out and handed to {@link RejectedRows} (the
+ * dead-letter queue) after the others are committed, and only then does the transaction count as applied. When
+ * rejections are not tolerated, nothing of the transaction is committed and the task fails naming the first row's
+ * topic, partition and offset.
  */
 public final class ApplyWorker implements Runnable {
 
@@ -58,6 +65,7 @@ public final class ApplyWorker implements Runnable {
     private final boolean replanOnReplay;
     private final int workerCount;
     private final int maxGroupRows;
+    private final RejectedRows rejections;
     private volatile boolean running = true;
     private Connection connection;
     private ConnectionStatementCache cache;
@@ -65,7 +73,7 @@ public final class ApplyWorker implements Runnable {
     public ApplyWorker(int id, ConnectionSource connections, StatementCachePolicy cachePolicy,
                        TransactionApplier applier, BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
                        Completion completion, RetryPolicy retry, SinkMetrics metrics, String safeModeSetting,
-                       int workerCount, int maxGroupRows) {
+                       int workerCount, int maxGroupRows, RejectedRows rejections) {
         this.id = id;
         this.connections = connections;
         this.cachePolicy = cachePolicy;
@@ -78,6 +86,7 @@ public final class ApplyWorker implements Runnable {
         this.replanOnReplay = !"never".equals(safeModeSetting);
         this.workerCount = workerCount;
         this.maxGroupRows = maxGroupRows;
+        this.rejections = rejections;
     }
 
     @Override
@@ -201,19 +210,43 @@ public final class ApplyWorker implements Runnable {
             completion.failed(node, new ApplyException("cannot build statements for " + txn + ": " + e.getMessage(), e));
             return;
         }
+        // after the multi-row statements were rejected for a row's data: one row at a time, to find the rows at fault
+        boolean rowByRow = false;
         for (int attempt = 0; ; attempt++) {
             long start = System.nanoTime();
             try {
                 ensureConnection();
-                applier.apply(connection, cache, batches);
+                List<TransactionApplier.Rejection> rejected = List.of();
+                if (rowByRow) {
+                    rejected = applier.applyRowByRow(connection, cache, item, !rejections.tolerated());
+                    if (!rejections.tolerated() && !rejected.isEmpty()) {
+                        TransactionApplier.Rejection r = rejected.get(0);
+                        completion.failed(node, new ApplyException(rejectionReason(txn, r)
+                                + "; nothing of the transaction was committed (errors.tolerance=all with "
+                                + "errors.deadletterqueue.topic.name sends such rows to the dead-letter queue and applies "
+                                + "the rest)", r.error()));
+                        return;
+                    }
+                } else {
+                    applier.apply(connection, cache, batches);
+                }
                 metrics.txnFlushed(System.nanoTime() - start);
-                metrics.rowsApplied(txn.rows().size(), txn.commitTs());
+                metrics.rowsApplied(txn.rows().size() - rejected.size(), txn.commitTs());
+                // reported before the transaction's offsets count as applied: a crash in between replays the rows
+                if (!rejected.isEmpty()) report(txn, rejected);
                 completion.applied(node);
                 return;
             } catch (SQLException e) {
                 rollbackQuietly();
                 boolean lost = SqlErrors.connectionLost(e);
                 if (lost) discardConnection();
+                if (!rowByRow && SqlErrors.rejectsRow(e, item.safe())) {
+                    LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "
+                            + "find the rows at fault", id, txn, SqlErrors.describe(e));
+                    rowByRow = true;
+                    attempt--;
+                    continue;
+                }
                 if (SqlErrors.duplicateKey(e)) {
                     if (!item.safe() && replanOnReplay) {
                         // rows the target already has: a replay (re-snapshot, recreated connector, ambiguous commit)
@@ -255,6 +288,38 @@ public final class ApplyWorker implements Runnable {
                 return;
             }
         }
+    }
+
+    /**
+     * Hands each record with a rejected row to {@link RejectedRows}, once per record (a record may carry several rows),
+     * in offset order; returns when all are reported.
+     */
+    private void report(Transaction txn, List<TransactionApplier.Rejection> rejected) {
+        java.util.Map<Long, TransactionApplier.Rejection> first = new java.util.TreeMap<>();
+        java.util.Map<Long, Integer> count = new java.util.HashMap<>();
+        for (TransactionApplier.Rejection r : rejected) {
+            long offset = txn.offsetOf(r.row());
+            first.putIfAbsent(offset, r);
+            count.merge(offset, 1, Integer::sum);
+        }
+        for (java.util.Map.Entry<Long, TransactionApplier.Rejection> e : first.entrySet()) {
+            TransactionApplier.Rejection r = e.getValue();
+            int more = count.get(e.getKey()) - 1;
+            String reason = rejectionReason(txn, r) + (more > 0 ? " (and " + more + " more row(s) of the record)" : "")
+                    + "; the other rows of its transaction were applied";
+            LOG.warn("worker {}: {}; sending the record to the dead-letter queue", id, reason);
+            rejections.report(txn.partition(), e.getKey(), reason, r.error());
+            metrics.errantRecord();
+        }
+    }
+
+    /** "the target rejected the row at topic T, partition P, offset O (table `d`.`t`, column `c`): error N (S): …" */
+    static String rejectionReason(Transaction txn, TransactionApplier.Rejection r) {
+        String column = SqlErrors.column(r.error());
+        return "the target rejected the row at topic " + txn.partition().topic() + ", partition "
+                + txn.partition().partition() + ", offset " + txn.offsetOf(r.row()) + " (table "
+                + r.table().quotedName() + (column == null ? "" : ", column `" + column + "`") + "): "
+                + SqlErrors.describe(r.error());
     }
 
     private void ensureConnection() throws SQLException {

@@ -14,6 +14,24 @@ public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis
         T call() throws SQLException;
     }
 
+    /** Longest wait between two retries, whatever {@code retry.backoff.ms} says. */
+    public static final long MAX_BACKOFF_MS = 30_000L;
+
+    /**
+     * The policy of {@code retry.max.attempts} and {@code retry.backoff.ms}: used for the target's transient errors
+     * and for the outages of what decoding needs (schema registry, claim-check store).
+     */
+    public static RetryPolicy fromSettings(int maxAttempts, long backoffMs) {
+        return new RetryPolicy(maxAttempts, backoffMs, MAX_BACKOFF_MS);
+    }
+
+    /** Total time the retries may wait, at most. */
+    public long maxTotalBackoffMillis() {
+        long total = 0;
+        for (int i = 0; i < maxRetries; i++) total += backoffMillis(i);
+        return total;
+    }
+
     /** No retries (for tests and single attempts). */
     public static final RetryPolicy NONE = new RetryPolicy(0, 1, 1);
 

@@ -5,6 +5,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Classifies server errors into what the sink retries, what it tolerates, and what fails the task. */
 public final class SqlErrors {
@@ -38,7 +40,50 @@ public final class SqlErrors {
      */
     static final Set<Integer> TIDB_RETRYABLE = Set.of(8002, 8022, 8027, 8028, 9001, 9002, 9003, 9004, 9005, 9007);
 
+    /**
+     * Errors that reject one row for its data, not the statement or the server: the same row fails the same way on
+     * every attempt, and the rows around it are fine. 1048 column cannot be null, 1054 unknown column, 1264 out of
+     * range, 1265 data truncated, 1292 incorrect (date/time) value, 1300 invalid character string, 1366 incorrect
+     * value for a column (also a string the column's character set cannot hold), 1367 illegal value, 1364 a NOT NULL
+     * column without a default left out, 1406 data too long, 1411 wrong value for a type, 1416 not a geometry, 1451
+     * and 1452 a foreign key, 1690 value out of range, 3140 invalid JSON (MySQL), 3819 and 4025 a CHECK constraint
+     * (MySQL, MariaDB), 8025 a row larger than TiDB's entry limit. A duplicate key (1062) is one too, but only when
+     * the row was already written as an upsert (safe mode): see {@link #rejectsRow}.
+     */
+    static final Set<Integer> ROW_REJECTED = Set.of(1048, 1054, 1264, 1265, 1292, 1300, 1364, 1366, 1367, 1406,
+            1411, 1416, 1451, 1452, 1690, 3140, 3819, 4025, 8025);
+
+    /** "column 'v'", "Column 'v'", "Field 'v'", "column `db`.`t`.`v`" in a server message. */
+    private static final Pattern COLUMN = Pattern.compile(
+            "(?i)\\b(?:column|field) (?:'([^']+)'|(?:`(?:[^`]|``)*`\\.)*`((?:[^`]|``)+)`)");
+
     private SqlErrors() {
+    }
+
+    /**
+     * The one place that says whether the target rejected a row for its data (value too long, out of range, NULL in a
+     * NOT NULL column, unknown column, a bad value, a constraint; see {@link #ROW_REJECTED}), as opposed to an outage
+     * or a fault of the statement. Such a row is taken out of its transaction and reported, or fails the task.
+     *
+     * @param upsert whether the failing statement already wrote the row idempotently (safe mode): then a duplicate key
+     *               is one that an upsert cannot absorb, a rejection too; without safe mode it means a replay
+     */
+    public static boolean rejectsRow(SQLException e, boolean upsert) {
+        int code = rootOf(e).getErrorCode();
+        return ROW_REJECTED.contains(code) || (upsert && code == DUPLICATE_ENTRY);
+    }
+
+    /** The column the server names in its message, or null. */
+    public static String column(SQLException e) {
+        String m = rootOf(e).getMessage();
+        if (m == null) return null;
+        Matcher matcher = COLUMN.matcher(m);
+        if (!matcher.find()) return null;
+        return matcher.group(1) != null ? matcher.group(1) : matcher.group(2).replace("``", "`");
+    }
+
+    private static SQLException rootOf(SQLException e) {
+        return e.getCause() instanceof SQLException c && c != e ? c : e;
     }
 
     /**
@@ -78,7 +123,7 @@ public final class SqlErrors {
 
     /** "error 1213 (40001): Deadlock found ..." */
     public static String describe(SQLException e) {
-        SQLException root = e.getCause() instanceof SQLException c ? c : e;
+        SQLException root = rootOf(e);
         return "error " + root.getErrorCode() + " (" + root.getSQLState() + "): " + root.getMessage();
     }
 }

@@ -11,6 +11,7 @@ import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,6 +81,50 @@ public final class TransactionApplier {
         }
     }
 
+    /** One row the target rejected for its data, while the rest of its transaction was applied. */
+    public record Rejection(int row, TargetTable table, SQLException error) {
+    }
+
+    /**
+     * Writes a work item one row at a time, in source order, in one downstream transaction, each row behind a savepoint:
+     * a row the target rejects for its data ({@link SqlErrors#rejectsRow}) is rolled back to its savepoint and left
+     * out, the others are committed. Used after the item's multi-row statements failed that way, to find the rows at
+     * fault without giving up the others; per-key order holds, since the rows go in their source order.
+     *
+     * @param stopAtFirst roll everything back at the first rejected row instead of committing the rest (rejections
+     *                    are not tolerated: the caller fails the task naming that row)
+     * @return the rejected rows (empty when none was: the failure was one of the multi-row statement as a whole)
+     * @throws SQLException any other error, with the transaction not committed (the caller rolls back and retries)
+     */
+    public List<Rejection> applyRowByRow(Connection connection, ConnectionStatementCache cache, WorkItem item,
+                                         boolean stopAtFirst) throws SQLException {
+        List<RowChange> rows = item.transaction().rows();
+        List<Rejection> rejected = new ArrayList<>(1);
+        List<SqlBatch> batches = new ArrayList<>(2);
+        for (int i = 0; i < rows.size(); i++) {
+            RowShape shape = item.shapes()[i];
+            batches.clear();
+            builder.build(shape, List.of(rows.get(i)), item.safe(), batches);
+            // an update that changes a key is two statements: both go, or neither
+            Savepoint savepoint = connection.setSavepoint();
+            try {
+                execute(cache, batches);
+            } catch (SQLException e) {
+                if (!SqlErrors.rejectsRow(e, item.safe())) throw e;
+                connection.rollback(savepoint);
+                rejected.add(new Rejection(i, shape.target(), e));
+                if (stopAtFirst) {
+                    connection.rollback();
+                    return rejected;
+                }
+                continue;
+            }
+            connection.releaseSavepoint(savepoint);
+        }
+        connection.commit();
+        return rejected;
+    }
+
     /**
      * Executes the statements and commits.
      *
@@ -87,9 +132,15 @@ public final class TransactionApplier {
      */
     public void apply(Connection connection, ConnectionStatementCache cache, List<SqlBatch> batches)
             throws SQLException {
+        execute(cache, batches);
+        connection.commit();
+    }
+
+    private void execute(ConnectionStatementCache cache, List<SqlBatch> batches) throws SQLException {
         for (SqlBatch batch : batches) {
+            ConnectionStatementCache.Lease lease = null;
             try {
-                ConnectionStatementCache.Lease lease = cache.acquire(batch.sql());
+                lease = cache.acquire(batch.sql());
                 PreparedStatement ps = lease.statement();
                 Object[] params = batch.params();
                 for (int i = 0; i < params.length; i++) ValueBinder.bind(ps, i + 1, params[i]);
@@ -97,9 +148,18 @@ public final class TransactionApplier {
                 metrics.executed();
                 lease.release();
             } catch (SQLException e) {
+                // the connection goes on (a rejected row is left out and the next written): free the statement
+                if (lease != null && !SqlErrors.connectionLost(e)) releaseQuietly(lease);
                 throw new SQLException(batch + ": " + SqlErrors.describe(e), e.getSQLState(), e.getErrorCode(), e);
             }
         }
-        connection.commit();
+    }
+
+    private static void releaseQuietly(ConnectionStatementCache.Lease lease) {
+        try {
+            lease.release();
+        } catch (SQLException ignored) {
+            // the statement's own failure is what the caller reports
+        }
     }
 }

@@ -24,10 +24,11 @@ public final class WorkerPool implements AutoCloseable {
     private WorkerPool() {
     }
 
+    /** Starts the workers; rows the target rejects for their data go to {@code rejections}. */
     public static WorkerPool start(String name, Settings settings, HikariDataSource dataSource,
                                    StatementCachePolicy cachePolicy, TransactionApplier applier,
                                    BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
-                                   ApplyWorker.Completion completion, SinkMetrics metrics) {
+                                   ApplyWorker.Completion completion, SinkMetrics metrics, RejectedRows rejections) {
         ApplyWorker.ConnectionSource connections = new ApplyWorker.ConnectionSource() {
             @Override
             public Connection get() throws SQLException {
@@ -42,7 +43,7 @@ public final class WorkerPool implements AutoCloseable {
         WorkerPool pool = new WorkerPool();
         for (int i = 0; i < settings.workers(); i++) {
             ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, settings.retry(),
-                    metrics, settings.safeModeName(), settings.workers(), settings.maxGroupRows());
+                    metrics, settings.safeModeName(), settings.workers(), settings.maxGroupRows(), rejections);
             Thread t = new Thread(w, name + "-worker-" + i);
             t.setDaemon(true);
             pool.workers.add(w);

@@ -18,6 +18,8 @@ public final class Transaction {
     private final long commitTs;
     private final long sequence;
     private final List<RowChange> rows;
+    /** The Kafka offset of the record each row came from, row by row. */
+    private long[] rowOffsets;
     private long firstOffset = -1;
     private long lastOffset = -1;
     private long bytes;
@@ -27,10 +29,13 @@ public final class Transaction {
         this.commitTs = commitTs;
         this.sequence = sequence;
         this.rows = new ArrayList<>(Math.max(1, Math.min(expectedRows, 64)));
+        this.rowOffsets = new long[Math.max(1, Math.min(expectedRows, 64))];
     }
 
     void add(RowChange row, long offset, long rowBytes) {
         if (firstOffset < 0) firstOffset = offset;
+        if (rows.size() == rowOffsets.length) rowOffsets = java.util.Arrays.copyOf(rowOffsets, rowOffsets.length * 2);
+        rowOffsets[rows.size()] = offset;
         rows.add(row);
         bytes += rowBytes;
         // the record holding this row is not complete until endRecord says so
@@ -57,6 +62,12 @@ public final class Transaction {
 
     public List<RowChange> rows() {
         return rows;
+    }
+
+    /** The Kafka offset of the record that carried row {@code index} (a record may carry several rows). */
+    public long offsetOf(int index) {
+        if (index < 0 || index >= rows.size()) throw new IndexOutOfBoundsException(index);
+        return rowOffsets[index];
     }
 
     public boolean isEmpty() {

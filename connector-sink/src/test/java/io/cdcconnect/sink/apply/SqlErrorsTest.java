@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SqlErrorsTest {
@@ -54,5 +56,40 @@ class SqlErrorsTest {
             assertTrue(SqlErrors.DDL_ALREADY_APPLIED.contains(code));
         }
         assertFalse(SqlErrors.DDL_ALREADY_APPLIED.contains(1064));
+    }
+
+    @Test
+    void rowsRejectedForTheirDataAreToldFromEverythingElse() {
+        assertTrue(SqlErrors.rejectsRow(new SQLException("Data too long for column 'v' at row 1", "22001", 1406), false));
+        assertTrue(SqlErrors.rejectsRow(new SQLException("Out of range value for column 'n' at row 3", "22003", 1264),
+                false));
+        assertTrue(SqlErrors.rejectsRow(new SQLException("Column 'w' cannot be null", "23000", 1048), false));
+        assertTrue(SqlErrors.rejectsRow(new SQLException("Field 'x' doesn't have a default value", "HY000", 1364),
+                false));
+        assertTrue(SqlErrors.rejectsRow(new SQLException("Unknown column 'z' in 'field list'", "42S22", 1054), false));
+        // wrapped as TransactionApplier throws it
+        assertTrue(SqlErrors.rejectsRow(new SQLException("INSERT of 8 row(s) into `d`.`t`: ...", "22001", 1406,
+                new SQLException("Data too long for column 'v' at row 5", "22001", 1406)), false));
+        // a duplicate is a replay without safe mode, a rejection when the row was already an upsert
+        SQLException dup = new SQLException("Duplicate entry 'x' for key 'code'", "23000", 1062);
+        assertFalse(SqlErrors.rejectsRow(dup, false));
+        assertTrue(SqlErrors.rejectsRow(dup, true));
+        // outages and statement faults are not
+        assertFalse(SqlErrors.rejectsRow(new SQLException("Deadlock found", "40001", 1213), true));
+        assertFalse(SqlErrors.rejectsRow(new SQLNonTransientConnectionException("gone", "08S01", 0), true));
+        assertFalse(SqlErrors.rejectsRow(new SQLException("syntax", "42000", 1064), true));
+        assertFalse(SqlErrors.rejectsRow(new SQLException("Access denied", "42000", 1142), true));
+    }
+
+    @Test
+    void theColumnIsTakenFromTheServersMessage() {
+        assertEquals("v", SqlErrors.column(new SQLException("Data truncation: Data too long for column 'v' at row 1")));
+        assertEquals("w", SqlErrors.column(new SQLException("Column 'w' cannot be null")));
+        assertEquals("x", SqlErrors.column(new SQLException("Field 'x' doesn't have a default value")));
+        assertEquals("k", SqlErrors.column(new SQLException(
+                "Incorrect integer value: 'abc' for column `db`.`items`.`k` at row 1")));
+        assertEquals("odd`name", SqlErrors.column(new SQLException(
+                "Incorrect date value: '1' for column `db`.`t`.`odd``name` at row 1")));
+        assertNull(SqlErrors.column(new SQLException("Duplicate entry 'x' for key 'code'")));
     }
 }

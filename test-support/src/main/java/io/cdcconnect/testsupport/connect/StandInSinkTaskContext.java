@@ -23,6 +23,8 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
     }
 
     public final List<Report> reports = new ArrayList<>();
+    /** When set, every report fails with it, as a dead-letter topic that cannot be written would. */
+    public volatile RuntimeException reportFailure;
     /** Partitions paused now, and how often pause was called. */
     public final java.util.Set<TopicPartition> paused = new java.util.HashSet<>();
     public int pauses;
@@ -67,6 +69,8 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
     @Override
     public ErrantRecordReporter errantRecordReporter() {
         return (record, error) -> {
+            RuntimeException failure = reportFailure;
+            if (failure != null) return CompletableFuture.failedFuture(failure);
             synchronized (reports) {
                 reports.add(new Report(record, error));
             }

@@ -4,6 +4,7 @@ import io.cdcconnect.testsupport.registry.ApicurioRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.UnavailableException;
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
@@ -210,7 +211,8 @@ class AvroApicurioRegistryTest {
         String url = "http://bob:hunter2@127.0.0.1:" + closedPort + "/apis/ccompat/v7";
         try (HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url, null, null, Duration.ofSeconds(2))) {
             AvroEncoder encoder = new AvroEncoder(AvroOptions.defaults(), client);
-            CodecException e = assertThrows(CodecException.class, () -> encoder.encode("down.topic",
+            // an outage, not a bad row: the caller retries it, and never treats it as bad data
+            UnavailableException e = assertThrows(UnavailableException.class, () -> encoder.encode("down.topic",
                     RowChange.insert(orders(false), new Object[]{1L, null, 1L}, TS)));
             assertTrue(e.getMessage().contains("http://127.0.0.1:" + closedPort + "/apis/ccompat/v7"), e.getMessage());
             assertTrue(e.getMessage().contains("subject 'down_topic-"), e.getMessage());
@@ -302,7 +304,8 @@ class AvroApicurioRegistryTest {
         assertEquals("x", new AvroDecoder(client).decode(m.key(), m.value()).after()[3]);
         byte[] unknown = m.value().clone();
         unknown[4] = (byte) (unknown[4] + 100);
-        CodecException e = assertThrows(CodecException.class, () -> decoder.decode(null, unknown));
+        // the registry is down, not the message wrong: an outage, which the sink retries instead of dead-lettering
+        UnavailableException e = assertThrows(UnavailableException.class, () -> decoder.decode(null, unknown));
         assertTrue(e.getMessage().contains("could not be reached"), e.getMessage());
         assertTrue(e.getMessage().contains(server.url()), e.getMessage());
         assertTrue(e.getMessage().contains("schema id " + envelopeId(unknown)), e.getMessage());

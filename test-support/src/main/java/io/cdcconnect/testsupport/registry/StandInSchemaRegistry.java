@@ -52,6 +52,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * authentication, else 401 with {@code error_code} 401, as Confluent's registry answers; started with
  * {@link #start()}, any {@code Authorization} header is ignored.
  *
+ * <p>{@link #failFor(java.time.Duration, int)} makes it answer every request with one status (e.g. 503) for a while, as
+ * a registry that is down behind its load balancer would; the requests answered so are counted in {@link #refused()}.
+ *
  * <p>For assertions it counts what it was asked: {@link #registrations()} (register requests) and
  * {@link #lookups()} (look-ups by id), and lists {@link #subjects()}. Those and {@link #latestSchema(String)} read its
  * memory directly, so they need no credentials and throw no checked exceptions. {@link #close()} stops the server.
@@ -71,6 +74,9 @@ public final class StandInSchemaRegistry implements SchemaRegistry {
     private final Map<String, List<Integer>> versionsBySubject = new LinkedHashMap<>();
 
     private final AtomicInteger registrations = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private volatile int outageStatus;
+    private volatile long outageEndsNanos;
     private final AtomicInteger lookups = new AtomicInteger();
 
     private StandInSchemaRegistry(HttpServer server, ExecutorService executor, String expectedAuthorization) {
@@ -119,6 +125,25 @@ public final class StandInSchemaRegistry implements SchemaRegistry {
     @Override
     public String describe() {
         return "stand-in schema registry (in memory, test-support; not a real registry) at " + url();
+    }
+
+    /**
+     * Answers every request with {@code status} and an error body (Confluent's shape) from now until {@code duration}
+     * has passed, then serves normally again.
+     */
+    public void failFor(java.time.Duration duration, int status) {
+        outageEndsNanos = System.nanoTime() + duration.toNanos();
+        outageStatus = status;
+    }
+
+    /** Whether an outage started by {@link #failFor} is still going on. */
+    public boolean failing() {
+        return outageStatus != 0 && System.nanoTime() - outageEndsNanos < 0;
+    }
+
+    /** How many requests it answered with the outage's status. */
+    public int refused() {
+        return refused.get();
     }
 
     /** How many register requests ({@code POST /subjects/{s}/versions}) it has answered, refused ones included. */
@@ -174,6 +199,10 @@ public final class StandInSchemaRegistry implements SchemaRegistry {
     }
 
     private Reply route(HttpExchange ex, byte[] body) throws IOException {
+        if (failing()) {
+            refused.incrementAndGet();
+            return new Reply(outageStatus, error(outageStatus * 100 + 1, "stand-in registry unavailable (failFor)"));
+        }
         if (expectedAuthorization != null
                 && !expectedAuthorization.equals(ex.getRequestHeaders().getFirst("Authorization"))) {
             ex.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"stand-in-schema-registry\"");

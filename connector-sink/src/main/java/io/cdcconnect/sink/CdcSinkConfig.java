@@ -42,6 +42,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
     public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
+    public static final String DDL_BARRIER_TIMEOUT_MS = "ddl.barrier.timeout.ms";
     public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
     public static final String DDL_APPLY = "ddl.apply";
     public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
@@ -158,6 +159,12 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "not keeping up; a restart resumes from the committed offsets. Keep it below the consumer's "
                         + "max.poll.interval.ms (default 300000).",
                 GROUP_APPLY, ++o, Width.SHORT, "Drain timeout");
+        d.define(DDL_BARRIER_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Longest a DDL statement waits for the other partitions of its topic to pass it (to deliver the "
+                        + "same statement, anything committed after it, or nothing for 2 s) before it runs anyway, with "
+                        + "a warning naming the partitions that did not. Meanwhile the partitions that passed it are "
+                        + "paused. Rows from before it that arrive later meet the new table.",
+                GROUP_APPLY, ++o, Width.SHORT, "DDL barrier timeout");
         d.define(DDL_APPLY, Type.LIST, "all", new DdlApplyValidator(), Importance.MEDIUM,
                 "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "
                         + "alter-table, drop-table, truncate-table, rename-table, create-index, drop-index, "
@@ -324,6 +331,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public long applyDrainTimeoutMs() {
         return getLong(APPLY_DRAIN_TIMEOUT_MS);
+    }
+
+    public long ddlBarrierTimeoutMs() {
+        return getLong(DDL_BARRIER_TIMEOUT_MS);
     }
 
     public java.util.List<String> ddlApply() {

@@ -57,6 +57,10 @@ import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
 public final class SinkPipeline implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkPipeline.class);
+    /** How long a partition must have delivered nothing, while a DDL waits, to count as having nothing before it. */
+    static final long IDLE_MILLIS = 2_000;
+    /** ... and over how many polls at least. */
+    static final int IDLE_POLLS = 3;
 
     private final CdcSinkConfig config;
     private final SinkMetrics metrics;
@@ -80,10 +84,12 @@ public final class SinkPipeline implements AutoCloseable {
     private volatile RuntimeException failure;
     private volatile long safeUntilMillis;
     private String currentOrigin = "";
-    private final boolean ddlOnEveryPartition;
     private final DdlBarrier barrier = new DdlBarrier();
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     private final Map<SourcePartition, ArrayDeque<Held>> stashed = new HashMap<>();
+    /** When each partition last delivered a record while a DDL waited. */
+    private final Map<SourcePartition, Long> lastDelivery = new HashMap<>();
+    private int pollsWhileWaiting;
     private PartitionControl partitionControl = PartitionControl.NONE;
     private volatile RejectedRows rejectedRows = RejectedRows.NONE;
     private final ArrayDeque<Pending> backlog = new ArrayDeque<>();
@@ -99,7 +105,7 @@ public final class SinkPipeline implements AutoCloseable {
     private record Held(long offset, List<ChangeEvent> events, long bytes) {
     }
 
-    /** A DDL waiting for its copies from the other partitions, and where its first copy came from. */
+    /** A DDL waiting for the other partitions to pass it, and where its first copy came from. */
     private record HeldDdl(DdlChange ddl, SourcePartition partition, long offset) {
     }
 
@@ -111,8 +117,6 @@ public final class SinkPipeline implements AutoCloseable {
         this.schemaMap = config.schemaMap();
         // Avro without TiCDC's extension cannot tell an update from an insert: every write must be an upsert
         this.safeMode = config.inputFormat().equals("avro") ? SafeMode.ALWAYS : config.safeMode();
-        // TiCDC's Open-protocol sends every DDL to every partition: run it once all of them have delivered it
-        this.ddlOnEveryPartition = config.inputFormat().equals("open-protocol");
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs());
         this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
@@ -210,6 +214,7 @@ public final class SinkPipeline implements AutoCloseable {
     public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
         checkFailure();
         if (!barrier.isAssigned(partition)) barrier.assign(partition);
+        if (!barrier.pendingTopics().isEmpty()) lastDelivery.put(partition, System.currentTimeMillis());
         backlog.addLast(new Pending(partition, offset, events, bytes));
         drainBacklog();
     }
@@ -247,6 +252,7 @@ public final class SinkPipeline implements AutoCloseable {
 
 
     private void route(Pending r) {
+        if (r.offset() < 0 && r.events().isEmpty()) return; // a placeholder for a partition held with nothing
         ArrayDeque<Held> held = stashed.get(r.partition());
         if (held != null) {
             // behind a DDL barrier (records fetched before the partition was paused)
@@ -274,23 +280,30 @@ public final class SinkPipeline implements AutoCloseable {
         }
         int rows = rowCount(events);
         long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
+        String topic = partition.topic();
         for (int i = 0; i < events.size(); i++) {
             ChangeEvent e = events.get(i);
+            if (barrier.showsPassed(partition, e.commitTs(), e instanceof Watermark)) {
+                // committed after the statement waiting on the topic: this and what follows wait for it
+                barrier.passed(partition);
+                hold(partition, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow);
+                releaseIfComplete(topic);
+                return;
+            }
             if (e instanceof RowChange row) {
                 buffered.addAndGet(perRow);
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
-                if (ddlOnEveryPartition && barrier.arrive(partition, ddl.commitTs() + "\u0000" + ddl.query())) {
-                    // the rest of this record, and every later record of the partition, waits for the DDL
-                    ArrayDeque<Held> q = new ArrayDeque<>();
-                    q.add(new Held(offset, List.copyOf(events.subList(i + 1, events.size())), 0));
-                    stashed.put(partition, q);
-                    heldDdls.putIfAbsent(partition.topic(), new HeldDdl(ddl, partition, offset));
-                    partitionControl.pause(partition);
-                    releaseIfComplete(partition.topic());
+                String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+                if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
+                    // the rest of this record, and every later record of the partition, waits for the statement
+                    hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow);
+                    heldDdls.putIfAbsent(topic, new HeldDdl(ddl, partition, offset));
+                    releaseIfComplete(topic);
                     return;
                 }
-                applyDdl(ddl, partition, offset);
+                LOG.debug("DDL at {} while another of {} waits for its partitions: run at once", currentOrigin, topic);
+                applyDdl(ddl, partition, offset, Map.of());
             } else if (e instanceof Watermark) {
                 // every change at or below the watermark has arrived on this partition
                 assembler.close(partition);
@@ -299,23 +312,86 @@ public final class SinkPipeline implements AutoCloseable {
         assembler.endRecord(partition, offset);
     }
 
-    /** Runs a topic's held DDL once every assigned partition delivered it, then replays what it held back. */
+    private static int rowsIn(List<ChangeEvent> events, int from) {
+        return rowCount(events.subList(from, events.size()));
+    }
+
+    /** Holds a partition behind its topic's waiting DDL: {@code rest} of the record at {@code offset} goes first. */
+    private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes) {
+        ArrayDeque<Held> q = new ArrayDeque<>();
+        q.add(new Held(offset, List.copyOf(rest), bytes));
+        stashed.put(partition, q);
+        partitionControl.pause(partition);
+    }
+
+    /** Runs a topic's held DDL once every assigned partition has passed it, then replays what it held back. */
     private void releaseIfComplete(String topic) {
         if (!barrier.complete(topic)) return;
+        release(topic);
+    }
+
+    private void release(String topic) {
         HeldDdl held = heldDdls.remove(topic);
-        Set<SourcePartition> partitions = barrier.release(topic);
+        Map<SourcePartition, Long> passed = barrier.release(topic);
         // every partition that held it was revoked: its new owner runs the statement
-        if (partitions.isEmpty()) return;
-        applyDdl(held.ddl(), held.partition(), held.offset());
+        if (held == null || passed.isEmpty()) {
+            for (SourcePartition p : passed.keySet()) resumeHeld(p, new java.util.ArrayList<>());
+            return;
+        }
+        Map<SourcePartition, Long> copies = new HashMap<>();
+        passed.forEach((p, o) -> {
+            if (o >= 0) copies.put(p, o);
+        });
+        applyDdl(held.ddl(), held.partition(), held.offset(), copies);
         // what each partition held goes first, ahead of its records still waiting in the backlog
         List<Pending> replay = new java.util.ArrayList<>();
-        for (SourcePartition p : partitions) {
-            ArrayDeque<Held> q = stashed.remove(p);
-            if (!pausedForBuffer) partitionControl.resume(p);
-            if (q == null) continue;
-            for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes()));
-        }
+        for (SourcePartition p : passed.keySet()) resumeHeld(p, replay);
         for (int i = replay.size() - 1; i >= 0; i--) backlog.addFirst(replay.get(i));
+    }
+
+    private void resumeHeld(SourcePartition p, List<Pending> replay) {
+        ArrayDeque<Held> q = stashed.remove(p);
+        if (!pausedForBuffer) partitionControl.resume(p);
+        if (q == null) return;
+        for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes()));
+    }
+
+    /**
+     * After a poll: a partition that delivered nothing for {@link #IDLE_MILLIS} while a DDL waited, over at least
+     * {@link #IDLE_POLLS} polls, has nothing from before the DDL (the consumer fetches from every partition it is not
+     * told to pause, in turn, and waits up to its fetch wait for data); a DDL that waited past
+     * {@code ddl.barrier.timeout.ms} runs with a warning.
+     */
+    private void checkBarriers() {
+        long now = System.currentTimeMillis();
+        pollsWhileWaiting++;
+        for (String topic : barrier.pendingTopics()) {
+            if (pollsWhileWaiting >= IDLE_POLLS && !pausedForBuffer) {
+                long since = barrier.waitingSince(topic);
+                for (SourcePartition p : barrier.missing(topic)) {
+                    if (now - Math.max(since, lastDelivery.getOrDefault(p, 0L)) < IDLE_MILLIS) continue;
+                    barrier.passed(p);
+                    hold(p, -1, List.of(), 0);
+                }
+            }
+            if (!barrier.complete(topic) && now - barrier.waitingSince(topic) > config.ddlBarrierTimeoutMs()) {
+                Set<SourcePartition> missing = barrier.missing(topic);
+                HeldDdl held = heldDdls.get(topic);
+                LOG.warn("The DDL at {} waited {} ms ({}) for partitions {} to pass it: running it now. Rows from "
+                                + "before it that those partitions still deliver meet the new table", held == null ? topic
+                                : held.partition() + "@" + held.offset(), config.ddlBarrierTimeoutMs(),
+                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, missing);
+                for (SourcePartition p : missing) {
+                    barrier.passed(p);
+                    if (!stashed.containsKey(p)) hold(p, -1, List.of(), 0);
+                }
+            }
+            releaseIfComplete(topic);
+        }
+        if (barrier.pendingTopics().isEmpty()) {
+            lastDelivery.clear();
+            pollsWhileWaiting = 0;
+        }
     }
 
     /** Where rows the target rejects for their data go (the dead-letter queue); by default they fail the task. */
@@ -335,6 +411,10 @@ public final class SinkPipeline implements AutoCloseable {
     /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
     public void endBatch(Set<SourcePartition> active) {
         drainBacklog();
+        if (!barrier.pendingTopics().isEmpty()) {
+            checkBarriers();
+            drainBacklog();
+        }
         // a partition with records still waiting is not idle: its open transaction may continue in them
         Set<SourcePartition> busy = active;
         if (!backlog.isEmpty() || !stashed.isEmpty()) {
@@ -392,7 +472,7 @@ public final class SinkPipeline implements AutoCloseable {
         }
         // a DDL may have waited only for a partition that is gone
         for (String topic : barrier.pendingTopics()) {
-            if (heldDdls.containsKey(topic)) releaseIfComplete(topic);
+            releaseIfComplete(topic);
         }
     }
 
@@ -408,12 +488,34 @@ public final class SinkPipeline implements AutoCloseable {
             return;
         }
         List<RowChange> rows = txn.rows();
-        RowShape[] rowShapes = new RowShape[rows.size()];
+        List<RowShape> rowShapes = new java.util.ArrayList<>(rows.size());
         RowShape.LongList keys = new RowShape.LongList();
+        long reported = -1;
         for (int i = 0; i < rows.size(); i++) {
-            RowShape s = shapes.shapeOf(rows.get(i).table(), txn.partition() + " offsets " + txn.firstOffset() + "..");
-            rowShapes[i] = s;
+            long offset = txn.offsetOf(i);
+            RowShape s;
+            try {
+                s = shapes.shapeOf(rows.get(i).table(), "topic " + txn.partition().topic() + ", partition "
+                        + txn.partition().partition() + ", offset " + offset);
+            } catch (ShapeResolver.RowRejectedException e) {
+                // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails
+                if (!rejectedRows.tolerated()) throw e;
+                if (offset != reported) {
+                    rejectedRows.report(txn.partition(), offset, e.getMessage(), e.getCause());
+                    metrics.errantRecord();
+                    reported = offset;
+                }
+                txn.dropRow(i--);
+                continue;
+            }
+            rowShapes.add(s);
             s.conflictKeys(rows.get(i), keys);
+        }
+        if (txn.isEmpty()) {
+            // every row was left out: nothing to apply, its records are reported
+            release(txn.bytes());
+            tracker.register(txn.partition(), txn.lastOffset()).markDone();
+            return;
         }
         boolean safe = switch (safeMode) {
             case ALWAYS -> true;
@@ -421,11 +523,17 @@ public final class SinkPipeline implements AutoCloseable {
             case AUTO -> txn.commitTs() == 0 || ChangeEvent.physicalMillis(txn.commitTs()) <= safeUntilMillis;
         };
         OffsetTracker.Ticket ticket = tracker.register(txn.partition(), Math.max(txn.lastOffset(), -1));
-        detector.add(new WorkItem(txn, rowShapes, safe, ticket), keys.toArray());
+        detector.add(new WorkItem(txn, rowShapes.toArray(new RowShape[0]), safe, ticket), keys.toArray());
     }
 
 
-    private void applyDdl(DdlChange ddl, SourcePartition partition, long offset) {
+    /**
+     * Runs a DDL statement once every earlier row is applied, and records how far every partition is applied.
+     *
+     * @param copies partitions that delivered their own copy of the statement, and at which offset: those records are
+     *               done too
+     */
+    private void applyDdl(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies) {
         // all earlier rows, of every partition, go first
         if (!drain(config.applyDrainTimeoutMs())) {
             throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
@@ -443,6 +551,7 @@ public final class SinkPipeline implements AutoCloseable {
             // make that durable before moving on, so a crash before Connect's next commit does not replay them
             Map<SourcePartition, Long> through = new java.util.HashMap<>(tracker.appliedOffsets());
             through.merge(partition, offset, Math::max);
+            copies.forEach((p, o) -> through.merge(p, o, Math::max));
             ddlCheckpoint.record(through, ddl.commitTs());
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);

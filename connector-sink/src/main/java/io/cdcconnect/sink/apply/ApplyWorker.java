@@ -35,6 +35,11 @@ import java.util.concurrent.TimeUnit;
  * topic, partition and offset.
  */
 public final class ApplyWorker implements Runnable {
+    /** What to do when a transient error outlasted the retries. */
+    static final String OUTLASTED = "The error outlasted retry.max.attempts and retry.backoff.ms: once the target "
+            + "answers again, restart the task (POST /connectors/<name>/tasks/<id>/restart); it resumes from the last "
+            + "committed offsets, and rows applied since are replayed harmlessly (safe mode)";
+
 
     /** Where a worker reports the fate of each transaction. */
     public interface Completion {
@@ -278,9 +283,12 @@ public final class ApplyWorker implements Runnable {
                     }
                     continue;
                 }
-                String why = SqlErrors.retryable(e)
-                        ? "failed after " + (attempt + 1) + " attempts, last: " : "failed: ";
-                completion.failed(node, new ApplyException("applying " + txn + " " + why + e.getMessage(), e));
+                if (SqlErrors.retryable(e)) {
+                    completion.failed(node, new ApplyException("applying " + txn + " failed after " + (attempt + 1)
+                            + " attempts, last: " + e.getMessage() + ". " + OUTLASTED, e));
+                } else {
+                    completion.failed(node, new ApplyException("applying " + txn + " failed: " + e.getMessage(), e));
+                }
                 return;
             } catch (RuntimeException e) {
                 rollbackQuietly();

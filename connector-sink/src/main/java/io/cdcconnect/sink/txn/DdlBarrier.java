@@ -17,7 +17,8 @@ import java.util.Set;
  *     <li>delivers the same statement;</li>
  *     <li>delivers an event committed after it (a watermark at or after it: every change up to the watermark has
  *     arrived);</li>
- *     <li>has nothing more to deliver: a poll of the consumer came back empty;</li>
+ *     <li>has nothing to deliver: it stayed silent for 2 s over several polls of the consumer while the statement
+ *     waited;</li>
  *     <li>or the barrier's timeout passed (the caller warns).</li>
  * </ul>
  * A partition that passed is held: its later records wait until the statement has run. Pure bookkeeping: the pipeline

@@ -50,6 +50,15 @@ public final class ConnectCluster implements AutoCloseable {
         return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps()));
     }
 
+    /**
+     * A real broker in this JVM and {@code workers} Connect workers of one group, each a separate JVM: a test can kill
+     * one ({@link #killWorker(int)}), add one ({@link #addWorker()}) and stop the broker ({@link #stopBroker()}).
+     */
+    public static ConnectCluster startWithForkedWorkers(Path pluginDir, Path workDir, int workers) {
+        checkPluginDir(pluginDir);
+        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps(), workers));
+    }
+
     /** A Connect worker in a child JVM on a broker that runs elsewhere (a container); {@code broker} stops it. */
     public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir, String bootstrapServers,
                                                        AutoCloseable broker) {
@@ -136,6 +145,16 @@ public final class ConnectCluster implements AutoCloseable {
     /** {@code DELETE /connectors/{name}/offsets} on a stopped connector: it starts over (a re-snapshot). */
     public String resetOffsets(String name) {
         return send("DELETE", "/connectors/" + name + "/offsets", null);
+    }
+
+    /** {@code POST /connectors/{name}/restart?includeTasks=true}: the connector and every task restart. */
+    public void restartConnector(String name) {
+        send("POST", "/connectors/" + name + "/restart?includeTasks=true&onlyFailed=false", null);
+    }
+
+    /** {@code POST /connectors/{name}/tasks/{task}/restart}. */
+    public void restartTask(String name, int task) {
+        send("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null);
     }
 
     /** Sends a REST request; returns the body, or fails with the worker's status and message. */
@@ -270,6 +289,44 @@ public final class ConnectCluster implements AutoCloseable {
     public void killAndRestartWorker() {
         if (forked == null) throw new IllegalStateException("killing needs a forked worker (startWithForkedWorker)");
         forked.restart(true);
+    }
+
+    /** Forked workers only: SIGKILLs worker {@code index} (0 = the oldest running) and leaves it dead. */
+    public void killWorker(int index) {
+        forkedOnly("killing a worker").stop(index, true);
+    }
+
+    /** Forked workers only: starts one more worker in the group. */
+    public void addWorker() {
+        forkedOnly("adding a worker").addWorker();
+    }
+
+    /** How many workers run. */
+    public int workerCount() {
+        return forked != null ? forked.workerCount() : cluster.workers().size();
+    }
+
+    /** Forked workers only: stops the broker, leaving the workers running without it. */
+    public void stopBroker() {
+        forkedOnly("stopping the broker").stopBroker();
+    }
+
+    /** Forked workers only: starts the stopped broker again on its port. */
+    public void startBroker() {
+        forkedOnly("starting the broker").startBroker();
+    }
+
+    /**
+     * Forked workers only: the connectors' meters in JMX {@code domain} whose MBean name contains {@code containing},
+     * summed over the running workers (Count of counters, Value of gauges), by meter name.
+     */
+    public Map<String, Double> workerMetrics(String domain, String containing) {
+        return forkedOnly("reading the workers' JMX").metrics(domain, containing);
+    }
+
+    private ForkedConnectWorker forkedOnly(String what) {
+        if (forked == null) throw new IllegalStateException(what + " needs forked workers (startWithForkedWorkers)");
+        return forked;
     }
 
     public static void sleep(long ms) {

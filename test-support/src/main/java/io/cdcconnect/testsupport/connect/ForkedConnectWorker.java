@@ -5,6 +5,12 @@ import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -18,28 +24,41 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
- * A real Kafka broker (in this JVM, or a container's) and a distributed Connect worker ({@code ConnectDistributed}) in a
- * child JVM, on the same classpath. The child can be killed with SIGKILL: no graceful task stop, no final offset commit, no producer
- * flush, exactly what a crash leaves behind. Its output goes to {@code worker-N.log} in the work folder.
+ * A real Kafka broker (in this JVM, or a container's) and one or more distributed Connect workers
+ * ({@code ConnectDistributed}) of one group, each in a child JVM on the same classpath. A child can be killed with
+ * SIGKILL: no graceful task stop, no final offset commit, no producer flush, exactly what a crash leaves behind. Each
+ * worker's output goes to {@code worker-N.log} in the work folder, and each serves JMX on a port of its own so that a
+ * test can read the connectors' meters.
  */
 final class ForkedConnectWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForkedConnectWorker.class);
 
+    /** One worker process. */
+    private record Worker(Process process, int restPort, int jmxPort, Path log) {
+        URI restUrl() {
+            return URI.create("http://127.0.0.1:" + restPort + "/");
+        }
+    }
+
     private final String bootstrapServers;
     private final AutoCloseable broker;
+    /** The broker when it runs in this JVM (it can then be stopped and started again), else null. */
+    private final EmbeddedKafkaCluster kafka;
     private final Path pluginDir;
     private final Path workDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Thread reaper;
-    private Process process;
-    private int restPort;
+    private final List<Worker> workers = new ArrayList<>();
     private int generation;
 
-    private ForkedConnectWorker(String bootstrapServers, AutoCloseable broker, Path pluginDir, Path workDir) {
+    private ForkedConnectWorker(String bootstrapServers, AutoCloseable broker, EmbeddedKafkaCluster kafka,
+                                Path pluginDir, Path workDir) {
         this.bootstrapServers = bootstrapServers;
         this.broker = broker;
+        this.kafka = kafka;
         this.pluginDir = pluginDir;
         this.workDir = workDir;
         this.reaper = new Thread(this::destroyNow, "forked-connect-worker-reaper");
@@ -47,22 +66,32 @@ final class ForkedConnectWorker implements AutoCloseable {
     }
 
     static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps) {
+        return start(pluginDir, workDir, brokerProps, 1);
+    }
+
+    /** A broker in this JVM and {@code count} workers. */
+    static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, int count) {
         long t0 = System.nanoTime();
         EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
         kafka.start();
-        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, t0);
+        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, t0);
     }
 
     /** A worker on a broker that runs elsewhere (e.g. a container); {@code broker} is closed with the worker. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker, long t0) {
-        ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, pluginDir, workDir);
+        return start(pluginDir, workDir, bootstrapServers, broker, null, 1, t0);
+    }
+
+    private static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker,
+                                             EmbeddedKafkaCluster kafka, int count, long t0) {
+        ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, kafka, pluginDir, workDir);
         try {
-            w.launch();
+            for (int i = 0; i < count; i++) w.launch();
         } catch (RuntimeException e) {
             w.close();
             throw e;
         }
-        LOG.info("Kafka broker at {} and forked Connect worker at {} started in {} ms", bootstrapServers,
+        LOG.info("Kafka broker at {} and {} forked Connect worker(s) at {} started in {} ms", bootstrapServers, count,
                 w.restUrl(), (System.nanoTime() - t0) / 1_000_000);
         return w;
     }
@@ -71,32 +100,100 @@ final class ForkedConnectWorker implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /** The REST address of the oldest running worker. */
     URI restUrl() {
-        return URI.create("http://127.0.0.1:" + restPort + "/");
+        if (workers.isEmpty()) throw new IllegalStateException("no Connect worker is running");
+        return workers.get(0).restUrl();
     }
 
-    /** Stops the worker (SIGKILL when {@code kill}, else SIGTERM and a graceful shutdown) and starts a new one. */
+    int workerCount() {
+        return workers.size();
+    }
+
+    /** Stops every worker (SIGKILL when {@code kill}, else SIGTERM and a graceful shutdown) and starts as many anew. */
     void restart(boolean kill) {
         long t0 = System.nanoTime();
+        int count = workers.size();
+        while (!workers.isEmpty()) stop(0, kill);
+        for (int i = 0; i < count; i++) launch();
+        LOG.info("new Connect worker(s) up at {} {} ms after the old ones went down", restUrl(),
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Starts one more worker in the group. */
+    void addWorker() {
+        launch();
+    }
+
+    /** Stops worker {@code index} (0 = oldest): SIGKILL when {@code kill}, else a graceful shutdown. */
+    void stop(int index, boolean kill) {
+        Worker w = workers.remove(index);
         if (kill) {
-            process.destroyForcibly();
+            w.process().destroyForcibly();
         } else {
-            process.destroy();
+            w.process().destroy();
         }
         try {
-            process.waitFor();
+            w.process().waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        LOG.info("Connect worker {} (pid {})", kill ? "killed with SIGKILL" : "stopped", process.pid());
-        launch();
-        LOG.info("new Connect worker up at {} {} ms after the old one went down", restUrl(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("Connect worker at {} {} (pid {})", w.restUrl(), kill ? "killed with SIGKILL" : "stopped",
+                w.process().pid());
+    }
+
+    /** Stops the broker (in this JVM only), leaving the workers running. */
+    void stopBroker() {
+        if (kafka == null) throw new IllegalStateException("the broker does not run in this JVM");
+        kafka.stopOnlyBrokers();
+        LOG.info("Kafka broker stopped");
+    }
+
+    /** Starts the stopped broker again on the same port. */
+    void startBroker() {
+        if (kafka == null) throw new IllegalStateException("the broker does not run in this JVM");
+        kafka.restartOnlyBrokers();
+        LOG.info("Kafka broker started again at {}", kafka.bootstrapServers());
+    }
+
+    /**
+     * The value (gauges) or count (counters) of each MBean in {@code domain} whose name contains {@code containing},
+     * summed over every running worker, keyed by the MBean's {@code name} key property.
+     */
+    Map<String, Double> metrics(String domain, String containing) {
+        Map<String, Double> out = new TreeMap<>();
+        for (Worker w : workers) {
+            JMXServiceURL url;
+            try {
+                url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi");
+            } catch (java.net.MalformedURLException e) {
+                throw new IllegalStateException(e);
+            }
+            try (JMXConnector c = JMXConnectorFactory.connect(url)) {
+                MBeanServerConnection server = c.getMBeanServerConnection();
+                for (ObjectName n : server.queryNames(new ObjectName(domain + ":*"), null)) {
+                    if (!n.getCanonicalName().contains(containing)) continue;
+                    for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
+                        if (!a.getName().equals("Count") && !a.getName().equals("Value")) continue;
+                        if (server.getAttribute(n, a.getName()) instanceof Number num) {
+                            String key = n.getKeyProperty("name") != null ? n.getKeyProperty("name")
+                                    : n.getCanonicalName();
+                            out.merge(key, num.doubleValue(), Double::sum);
+                        }
+                    }
+                }
+            } catch (IOException | javax.management.JMException e) {
+                throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
+            }
+        }
+        return out;
     }
 
     private void launch() {
         try {
-            restPort = EmbeddedMariaDb.freePort();
+            int restPort = EmbeddedMariaDb.freePort();
+            int jmxPort = EmbeddedMariaDb.freePort();
             generation++;
             Files.createDirectories(workDir);
             Map<String, String> props = ConnectCluster.workerProps(pluginDir);
@@ -109,6 +206,8 @@ final class ForkedConnectWorker implements AutoCloseable {
             props.put("offset.storage.replication.factor", "1");
             props.put("status.storage.replication.factor", "1");
             props.put("listeners", "http://127.0.0.1:" + restPort);
+            props.put("rest.advertised.host.name", "127.0.0.1");
+            props.put("rest.advertised.port", String.valueOf(restPort));
             props.put("scheduled.rebalance.max.delay.ms", "1000");
             Path propsFile = workDir.resolve("worker-" + generation + ".properties");
             StringBuilder sb = new StringBuilder();
@@ -117,26 +216,35 @@ final class ForkedConnectWorker implements AutoCloseable {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-Xmx1g");
+            cmd.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
+            cmd.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
+            cmd.add("-Dcom.sun.management.jmxremote.authenticate=false");
+            cmd.add("-Dcom.sun.management.jmxremote.ssl=false");
+            cmd.add("-Dcom.sun.management.jmxremote.local.only=true");
+            cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
             cmd.add("-cp");
             cmd.add(System.getProperty("java.class.path"));
             cmd.add("org.apache.kafka.connect.cli.ConnectDistributed");
             cmd.add(propsFile.toString());
             Path log = workDir.resolve("worker-" + generation + ".log");
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            awaitHealthy(log);
+            Process process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Worker w = new Worker(process, restPort, jmxPort, log);
+            workers.add(w);
+            awaitHealthy(w);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a Connect worker process: " + e.getMessage(), e);
         }
     }
 
-    private void awaitHealthy(Path log) {
+    private void awaitHealthy(Worker w) {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Connect worker process exited with " + process.exitValue() + "; see " + log);
+            if (!w.process().isAlive()) {
+                throw new IllegalStateException("Connect worker process exited with " + w.process().exitValue()
+                        + "; see " + w.log());
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(restUrl().resolve("/health"))
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(w.restUrl().resolve("/health"))
                         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) return;
             } catch (IOException e) {
@@ -147,24 +255,28 @@ final class ForkedConnectWorker implements AutoCloseable {
             }
             ConnectCluster.sleep(250);
         }
-        throw new IllegalStateException("Connect worker not healthy after 120 s; see " + log);
+        throw new IllegalStateException("Connect worker not healthy after 120 s; see " + w.log());
     }
 
     private void destroyNow() {
-        if (process != null && process.isAlive()) process.destroyForcibly();
+        for (Worker w : workers) {
+            if (w.process().isAlive()) w.process().destroyForcibly();
+        }
     }
 
     @Override
     public void close() {
-        if (process != null && process.isAlive()) {
-            process.destroy();
+        for (Worker w : workers) {
+            if (!w.process().isAlive()) continue;
+            w.process().destroy();
             try {
-                if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
+                if (!w.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) w.process().destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                process.destroyForcibly();
+                w.process().destroyForcibly();
             }
         }
+        workers.clear();
         try {
             broker.close();
         } catch (Exception e) {

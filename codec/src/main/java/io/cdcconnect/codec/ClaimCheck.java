@@ -44,11 +44,27 @@ public final class ClaimCheck {
     private final String uri;
     private final Path directory;
     private final boolean rawValue;
+    private final long maxReadBytes;
 
-    private ClaimCheck(String uri, Path directory, boolean rawValue) {
+    private ClaimCheck(String uri, Path directory, boolean rawValue, long maxReadBytes) {
         this.uri = uri;
         this.directory = directory;
         this.rawValue = rawValue;
+        this.maxReadBytes = maxReadBytes;
+    }
+
+    /**
+     * The same store, reading back files of at most {@code maxBytes} (default
+     * {@link CodecOptions#DEFAULT_MAX_DECODED_BYTES}): a larger one is refused before it is read, whatever the small
+     * message that points to it says.
+     */
+    public ClaimCheck withReadLimit(long maxBytes) {
+        if (maxBytes < 1) throw new IllegalArgumentException("read limit must be positive");
+        return new ClaimCheck(uri, directory, rawValue, maxBytes);
+    }
+
+    public long readLimit() {
+        return maxReadBytes;
     }
 
     /**
@@ -79,7 +95,8 @@ public final class ClaimCheck {
         }
         Path dir = Path.of(u.getPath());
         String base = "file://" + u.getPath();
-        return new ClaimCheck(base.endsWith("/") ? base.substring(0, base.length() - 1) : base, dir, rawValue);
+        return new ClaimCheck(base.endsWith("/") ? base.substring(0, base.length() - 1) : base, dir, rawValue,
+                CodecOptions.DEFAULT_MAX_DECODED_BYTES);
     }
 
     private static String redact(URI u) {
@@ -159,8 +176,15 @@ public final class ClaimCheck {
     public Stored read(String location) {
         String name = fileName(location);
         byte[] data;
+        Path file = directory.resolve(name);
         try {
-            data = Files.readAllBytes(directory.resolve(name));
+            long size = Files.size(file);
+            if (size > maxReadBytes) throw tooLarge(location, Long.toString(size));
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                // the file may have grown since: read no more than the limit allows
+                data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxReadBytes + 1));
+            }
+            if (data.length > maxReadBytes) throw tooLarge(location, "more than " + maxReadBytes);
         } catch (NoSuchFileException e) {
             if (!Files.isDirectory(directory) || !Files.isReadable(directory)) {
                 // the store itself is gone (an unmounted share, a missing volume): an outage, not a bad message
@@ -176,6 +200,12 @@ public final class ClaimCheck {
                     + " is unavailable: cannot read " + name + " (location '" + location + "'): " + e, e);
         }
         return rawValue ? new Stored(null, data) : parse(data, location);
+    }
+
+    private CodecException tooLarge(String location, String size) {
+        return new CodecException("claim-check location '" + location + "': the file holds " + size + " bytes, more "
+                + "than the limit of " + maxReadBytes + " bytes (" + CodecOptions.MAX_DECODED_BYTES + "; the sink's "
+                + "input.max.decoded.bytes)");
     }
 
     private static byte[] json(byte[] key, byte[] value) {

@@ -24,6 +24,8 @@ import java.util.Map;
  *   <tr><td>large-message-handle-compression</td><td>none (or snappy, lz4)</td><td>canal-json, open-protocol</td></tr>
  *   <tr><td>claim-check-storage-uri</td><td>none (file:///directory)</td><td>canal-json, open-protocol</td></tr>
  *   <tr><td>claim-check-raw-value</td><td>false</td><td>canal-json</td></tr>
+ *   <tr><td>max-decoded-bytes</td><td>67108864</td><td>decoders of canal-json, open-protocol (not TiCDC's: ours):
+ *       the most bytes a value may decompress to, and a claim-check file may hold</td></tr>
  * </table>
  */
 public final class CodecOptions {
@@ -37,6 +39,9 @@ public final class CodecOptions {
     public static final String MAX_MESSAGE_BYTES = "max-message-bytes";
     public static final String LARGE_MESSAGE_HANDLE = "large-message-handle-option";
     public static final String COMPRESSION = "large-message-handle-compression";
+    /** Our own option (TiCDC has none): the bound on what one value becomes once decompressed or read back. */
+    public static final String MAX_DECODED_BYTES = "max-decoded-bytes";
+    public static final long DEFAULT_MAX_DECODED_BYTES = 64L * 1024 * 1024;
 
     private CodecOptions() {
     }
@@ -77,7 +82,21 @@ public final class CodecOptions {
             }
             return null;
         }
-        return ClaimCheck.open(uri, bool(o, ClaimCheck.RAW_VALUE_OPTION, false));
+        return ClaimCheck.open(uri, bool(o, ClaimCheck.RAW_VALUE_OPTION, false)).withReadLimit(maxDecodedBytes(o));
+    }
+
+    /** {@value #MAX_DECODED_BYTES}, at least 1. */
+    public static long maxDecodedBytes(Map<String, String> o) {
+        String v = o.get(MAX_DECODED_BYTES);
+        if (v == null || v.isBlank()) return DEFAULT_MAX_DECODED_BYTES;
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n >= 1) return n;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + MAX_DECODED_BYTES + " must be a positive number of bytes, was '"
+                + v + "'");
     }
 
     public static Compression compression(Map<String, String> o) {

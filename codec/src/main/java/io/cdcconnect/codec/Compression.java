@@ -49,7 +49,17 @@ public enum Compression {
         }
     }
 
+    /** Decompresses with the default limit, {@link CodecOptions#DEFAULT_MAX_DECODED_BYTES}. */
     public byte[] decompress(byte[] data) {
+        return decompress(data, CodecOptions.DEFAULT_MAX_DECODED_BYTES);
+    }
+
+    /**
+     * @param maxBytes the most bytes the value may decompress to: a value that declares more (snappy's length
+     *                 header) or yields more (an lz4 frame, read in blocks) is refused before it is held in memory
+     * @throws CodecException when the value is not of this compression, is corrupt, or exceeds {@code maxBytes}
+     */
+    public byte[] decompress(byte[] data, long maxBytes) {
         try {
             switch (this) {
                 case NONE:
@@ -58,15 +68,42 @@ public enum Compression {
                     if (!Snappy.isValidCompressedBuffer(data)) {
                         throw new CodecException("value is not snappy-compressed (" + data.length + " bytes)");
                     }
+                    int declared = Snappy.uncompressedLength(data);
+                    if (declared < 0 || declared > maxBytes) {
+                        throw tooLarge("declares " + Integer.toUnsignedString(declared) + " bytes", maxBytes);
+                    }
                     return Snappy.uncompress(data);
                 default:
                     try (LZ4FrameInputStream in = new LZ4FrameInputStream(new ByteArrayInputStream(data))) {
-                        return in.readAllBytes();
+                        if (in.isExpectedContentSizeDefined() && (in.getExpectedContentSize() < 0
+                                || in.getExpectedContentSize() > maxBytes)) {
+                            throw tooLarge("declares " + Long.toUnsignedString(in.getExpectedContentSize())
+                                    + " bytes", maxBytes);
+                        }
+                        ByteArrayOutputStream out = new ByteArrayOutputStream(
+                                (int) Math.min(maxBytes, Math.max(64L, 4L * data.length)));
+                        byte[] buf = new byte[64 * 1024];
+                        long total = 0;
+                        int n;
+                        while ((n = in.read(buf)) > 0) {
+                            total += n;
+                            if (total > maxBytes) throw tooLarge("yields more than " + maxBytes + " bytes", maxBytes);
+                            out.write(buf, 0, n);
+                        }
+                        return out.toByteArray();
                     }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof CodecException c) throw c;
+            // lz4's and snappy's own exceptions (LZ4Exception, SnappyError) are runtime exceptions
             throw new CodecException("value could not be " + configName() + "-decompressed (" + data.length
-                    + " bytes): " + e.getMessage(), e);
+                    + " bytes): " + e.getClass().getSimpleName() + " " + e.getMessage(), e);
         }
+    }
+
+    private CodecException tooLarge(String what, long maxBytes) {
+        return new CodecException(configName() + "-compressed value " + what + " once decompressed, more than the "
+                + "limit of " + maxBytes + " bytes (" + CodecOptions.MAX_DECODED_BYTES + "; the sink's "
+                + "input.max.decoded.bytes)");
     }
 }

@@ -117,7 +117,7 @@ public final class EventEncoders {
         @Override
         public EventDecoder decoder(Map<String, String> options) {
             CanalJsonDecoder dec = new CanalJsonDecoder(CodecOptions.compression(options),
-                    CodecOptions.claimCheck(options));
+                    CodecOptions.claimCheck(options), CodecOptions.maxDecodedBytes(options));
             return new EventDecoder() {
                 @Override
                 public List<ChangeEvent> decode(byte[] key, byte[] value) {
@@ -167,7 +167,7 @@ public final class EventEncoders {
         @Override
         public EventDecoder decoder(Map<String, String> options) {
             OpenProtocolDecoder dec = new OpenProtocolDecoder(CodecOptions.compression(options),
-                    CodecOptions.claimCheck(options));
+                    CodecOptions.claimCheck(options), CodecOptions.maxDecodedBytes(options));
             return new EventDecoder() {
                 @Override
                 public List<ChangeEvent> decode(byte[] key, byte[] value) {

@@ -207,4 +207,17 @@ class ClaimCheckTest {
         CodecException other = assertThrows(CodecException.class, () -> store.read(outside.toUri().toString()));
         assertTrue(other.getMessage().contains("no file secret.json"), other.getMessage());
     }
+
+    @Test
+    void aStoredFileBeyondTheReadLimitIsRefusedBeforeItIsRead(@TempDir Path dir) throws Exception {
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), true).withReadLimit(1000);
+        String location = store.newLocation();
+        store.write(location, null, new byte[1001]);
+        CodecException e = assertThrows(CodecException.class, () -> store.read(location));
+        assertTrue(e.getMessage().contains("1001 bytes, more than the limit of 1000 bytes"), e.getMessage());
+        assertEquals(1001, store.withReadLimit(1001).read(location).value().length);
+        assertEquals(CodecOptions.DEFAULT_MAX_DECODED_BYTES, ClaimCheck.open(dir.toUri().toString(), true).readLimit());
+        assertEquals(5000, CodecOptions.claimCheck(Map.of(ClaimCheck.STORAGE_URI_OPTION, dir.toUri().toString(),
+                CodecOptions.MAX_DECODED_BYTES, "5000")).readLimit());
+    }
 }

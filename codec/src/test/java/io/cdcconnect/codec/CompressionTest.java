@@ -47,4 +47,35 @@ class CompressionTest {
         assertEquals(Compression.LZ4, Compression.parse("LZ4"));
         assertThrows(IllegalArgumentException.class, () -> Compression.parse("zstd"));
     }
+
+    @Test
+    void aValueThatDecompressesBeyondTheLimitIsRefusedNamingIt() {
+        byte[] zeros = new byte[3 << 20];
+        for (Compression c : new Compression[] {Compression.SNAPPY, Compression.LZ4}) {
+            byte[] bomb = c.compress(zeros);
+            assertTrue(bomb.length < 200_000, c + " compresses zeros well: " + bomb.length);
+            CodecException e = assertThrows(CodecException.class, () -> c.decompress(bomb, 1 << 20), c.name());
+            assertTrue(e.getMessage().contains("limit of 1048576 bytes (max-decoded-bytes"), e.getMessage());
+            assertEquals(zeros.length, c.decompress(bomb, zeros.length).length, "at the limit it is read");
+        }
+        // snappy's header declares the size: refused before anything is allocated
+        byte[] declared = Compression.SNAPPY.compress(zeros);
+        CodecException e = assertThrows(CodecException.class, () -> Compression.SNAPPY.decompress(declared, 1000));
+        assertTrue(e.getMessage().contains("declares 3145728 bytes"), e.getMessage());
+    }
+
+    @Test
+    void aCorruptLz4FrameIsACodecError() {
+        byte[] c = Compression.LZ4.compress(DATA);
+        for (int i = 7; i < c.length; i++) {
+            byte[] m = c.clone();
+            m[i] ^= (byte) 0x5A;
+            try {
+                Compression.LZ4.decompress(m);
+            } catch (CodecException expected) {
+                // the only kind of failure allowed
+            }
+        }
+        assertThrows(CodecException.class, () -> Compression.LZ4.decompress(java.util.Arrays.copyOf(c, c.length - 5)));
+    }
 }

@@ -2,7 +2,6 @@ package io.cdcconnect.codec.avro;
 
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.model.RowChange;
-import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 
 import java.io.IOException;
@@ -108,7 +107,10 @@ public final class AvroDecoder {
         } catch (IllegalStateException e) {
             throw new CodecException("Avro " + part + " of " + layout.table() + " (schema id " + schemaId
                     + ") has " + e.getMessage());
-        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+        } catch (IOException | RuntimeException e) {
+            // Avro's own limits (SystemLimitException: UnsupportedOperationException), its runtime exceptions, and
+            // out-of-range lengths in the generic reader: all say the bytes are not a record of this schema
+            if (e instanceof CodecException c) throw c;
             throw new CodecException("Avro " + part + " of " + layout.table() + " (schema id " + schemaId
                     + ") cannot be read: " + e.getClass().getSimpleName() + " " + e.getMessage(), e);
         }

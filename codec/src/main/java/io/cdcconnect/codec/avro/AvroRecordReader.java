@@ -7,6 +7,8 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -83,8 +85,8 @@ final class AvroRecordReader {
                     case FLOAT -> in.readFloat();
                     case DOUBLE -> in.readDouble();
                     case BOOLEAN -> in.readBoolean();
-                    case STRING -> in.readString();
-                    case BYTES -> in.readBytes(null);
+                    case STRING -> new String(bytes(in, message.length - offset, i), StandardCharsets.UTF_8);
+                    case BYTES -> ByteBuffer.wrap(bytes(in, message.length - offset, i));
                     default -> {
                         in.readNull();
                         yield null;
@@ -96,5 +98,19 @@ final class AvroRecordReader {
             throw new IllegalStateException("bytes left after the record: the schema does not match the data");
         }
         return values;
+    }
+
+    /**
+     * A string's or bytes' content. Its length is checked against the message before anything is allocated: Avro's
+     * own reader allocates what the length says (up to 2 GiB) before it finds the message too short.
+     */
+    private static byte[] bytes(BinaryDecoder in, int messageBytes, int field) throws IOException {
+        long length = in.readLong();
+        if (length < 0 || length > messageBytes) {
+            throw new IOException("field " + field + " declares " + length + " bytes in a record of " + messageBytes);
+        }
+        byte[] b = new byte[(int) length];
+        in.readFixed(b);
+        return b;
     }
 }

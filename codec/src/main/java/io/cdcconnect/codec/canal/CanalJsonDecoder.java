@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.json.GoJson;
 import io.cdcconnect.codec.model.ChangeEvent;
@@ -44,6 +45,7 @@ public final class CanalJsonDecoder {
 
     private final Compression compression;
     private final ClaimCheck claimCheck;
+    private final long maxDecodedBytes;
     private final Map<TableKey, CachedTable> tables = new HashMap<>();
     private final Map<ShapeKey, Shape> shapes = new HashMap<>();
 
@@ -61,8 +63,17 @@ public final class CanalJsonDecoder {
      * @param claimCheck  the producer's claim-check store, or null
      */
     public CanalJsonDecoder(Compression compression, ClaimCheck claimCheck) {
+        this(compression, claimCheck, CodecOptions.DEFAULT_MAX_DECODED_BYTES);
+    }
+
+    /**
+     * @param maxDecodedBytes the most bytes one value may decompress to (a larger one is a {@link CodecException}
+     *                        naming the limit); the claim-check store bounds what it reads back itself
+     */
+    public CanalJsonDecoder(Compression compression, ClaimCheck claimCheck, long maxDecodedBytes) {
         this.compression = compression;
         this.claimCheck = claimCheck;
+        this.maxDecodedBytes = maxDecodedBytes;
     }
 
     /** Number of distinct table versions seen (for tests and metrics). */
@@ -86,7 +97,7 @@ public final class CanalJsonDecoder {
 
     /** @param claimed the value was read back from the claim-check store (it must not point there again) */
     private void decode(byte[] value, List<ChangeEvent> out, boolean claimed) {
-        byte[] data = compression.decompress(value);
+        byte[] data = compression.decompress(value, maxDecodedBytes);
         int index = 0;
         try (JsonParser p = GoJson.parser(data, 0, data.length)) {
             JsonToken t;
@@ -108,7 +119,9 @@ public final class CanalJsonDecoder {
             }
         } catch (JsonProcessingException e) {
             throw new CodecException("canal-json message #" + Math.max(index, 1) + ": malformed JSON: "
-                    + e.getOriginalMessage() + " at byte " + e.getLocation().getByteOffset(), e);
+                    + e.getOriginalMessage()
+                    // a limit of the parser (nesting depth, number or string length) comes without a location
+                    + (e.getLocation() == null ? "" : " at byte " + e.getLocation().getByteOffset()), e);
         } catch (IOException e) {
             throw new CodecException("canal-json: cannot read value: " + e, e);
         }

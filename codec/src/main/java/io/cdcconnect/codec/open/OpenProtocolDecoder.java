@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.CodecException;
+import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.json.GoJson;
 import io.cdcconnect.codec.model.ChangeEvent;
@@ -44,6 +45,7 @@ public final class OpenProtocolDecoder {
 
     private final Compression compression;
     private final ClaimCheck claimCheck;
+    private final long maxDecodedBytes;
     private final Map<TableKey, TableInfo> tables = new HashMap<>();
 
     public OpenProtocolDecoder() {
@@ -60,8 +62,17 @@ public final class OpenProtocolDecoder {
      * @param claimCheck  the producer's claim-check store, or null
      */
     public OpenProtocolDecoder(Compression compression, ClaimCheck claimCheck) {
+        this(compression, claimCheck, CodecOptions.DEFAULT_MAX_DECODED_BYTES);
+    }
+
+    /**
+     * @param maxDecodedBytes the most bytes one value may decompress to (a larger one is a {@link CodecException}
+     *                        naming the limit); the claim-check store bounds what it reads back itself
+     */
+    public OpenProtocolDecoder(Compression compression, ClaimCheck claimCheck, long maxDecodedBytes) {
         this.compression = compression;
         this.claimCheck = claimCheck;
+        this.maxDecodedBytes = maxDecodedBytes;
     }
 
     public int cachedTables() {
@@ -93,6 +104,7 @@ public final class OpenProtocolDecoder {
                     + values.size() + " value entries");
         }
         List<Entry> out = new ArrayList<>(keys.size());
+        long decoded = 0;
         for (int i = 0; i < keys.size(); i++) {
             byte[] kj = keys.get(i);
             OpenKey k;
@@ -103,8 +115,14 @@ public final class OpenProtocolDecoder {
                 throw new CodecException("open-protocol key entry #" + (i + 1) + " is not valid JSON: " + e.getMessage(), e);
             }
             byte[] v = values.get(i);
-            if (v.length > 0 && k.type() != OpenKey.RESOLVED) {
-                v = compression.decompress(v);
+            if (v.length > 0 && k.type() != OpenKey.RESOLVED && compression != Compression.NONE) {
+                // the limit holds for the whole message, not per entry: a batch of small bombs is one large value
+                try {
+                    v = compression.decompress(v, Math.max(0, maxDecodedBytes - decoded));
+                } catch (CodecException e) {
+                    throw new CodecException("open-protocol value entry #" + (i + 1) + ": " + e.getMessage(), e);
+                }
+                decoded += v.length;
             }
             out.add(new Entry(k, kj, v));
         }

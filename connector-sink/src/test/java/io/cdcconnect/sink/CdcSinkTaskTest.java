@@ -226,7 +226,7 @@ class CdcSinkTaskTest {
             task.put(List.of());
         });
         assertTrue(e.getMessage().contains("`ghost`") && e.getMessage().contains(target.name() + ".items")
-                && e.getMessage().contains(TOPIC + "-0"), e.getMessage());
+                && e.getMessage().contains("topic " + TOPIC + ", partition 0, offset 0"), e.getMessage());
     }
 
     @Test

@@ -34,8 +34,20 @@ public final class ShapeResolver {
     }
 
     /**
-     * @param origin where the rows came from, for the message when the target cannot take them
-     * @throws ApplyException naming the table, column and origin when the target lacks the table or a column
+     * The target cannot take a row for what it is: its table or one of its columns does not exist there, or a key
+     * column is missing from the input. Like a row the server rejects ({@link SqlErrors#rejectsRow}), it goes to the
+     * dead-letter queue when that is tolerated, or fails the task.
+     */
+    public static final class RowRejectedException extends ApplyException {
+        RowRejectedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * @param origin where the row came from, for the message when the target cannot take it
+     * @throws RowRejectedException naming the table, column and origin when the target lacks the table or a column
+     * @throws ApplyException       when the target's definition cannot be read (after the retries)
      */
     public RowShape shapeOf(TableInfo table, String origin) {
         // a table may arrive in two shapes (Avro deletes carry only the key columns)
@@ -52,8 +64,12 @@ public final class ShapeResolver {
                 s = RowShape.of(table, tables.get(targetSchema, table.table()));
             }
         } catch (SQLException | IllegalArgumentException e) {
-            throw new ApplyException("cannot apply rows of " + table + " from " + origin + " to `" + targetSchema
-                    + "`.`" + table.table() + "`: " + e.getMessage(), e);
+            String message = "cannot apply rows of " + table + " from " + origin + " to `" + targetSchema + "`.`"
+                    + table.table() + "`: " + e.getMessage();
+            if (e instanceof IllegalArgumentException || SqlErrors.rejectsRow((SQLException) e, false)) {
+                throw new RowRejectedException(message, e);
+            }
+            throw new ApplyException(message, e);
         }
         shapes.put(key, s);
         return s;

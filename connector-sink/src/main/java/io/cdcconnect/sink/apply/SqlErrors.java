@@ -46,11 +46,11 @@ public final class SqlErrors {
      * range, 1265 data truncated, 1292 incorrect (date/time) value, 1300 invalid character string, 1366 incorrect
      * value for a column (also a string the column's character set cannot hold), 1367 illegal value, 1364 a NOT NULL
      * column without a default left out, 1406 data too long, 1411 wrong value for a type, 1416 not a geometry, 1451
-     * and 1452 a foreign key, 1690 value out of range, 3140 invalid JSON (MySQL), 3819 and 4025 a CHECK constraint
+     * and 1452 a foreign key, 1146 unknown table, 1690 value out of range, 3140 invalid JSON (MySQL), 3819 and 4025 a CHECK constraint
      * (MySQL, MariaDB), 8025 a row larger than TiDB's entry limit. A duplicate key (1062) is one too, but only when
      * the row was already written as an upsert (safe mode): see {@link #rejectsRow}.
      */
-    static final Set<Integer> ROW_REJECTED = Set.of(1048, 1054, 1264, 1265, 1292, 1300, 1364, 1366, 1367, 1406,
+    static final Set<Integer> ROW_REJECTED = Set.of(1048, 1054, 1146, 1264, 1265, 1292, 1300, 1364, 1366, 1367, 1406,
             1411, 1416, 1451, 1452, 1690, 3140, 3819, 4025, 8025);
 
     /** "column 'v'", "Column 'v'", "Field 'v'", "column `db`.`t`.`v`" in a server message. */

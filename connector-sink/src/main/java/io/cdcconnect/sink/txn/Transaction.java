@@ -70,6 +70,16 @@ public final class Transaction {
         return rowOffsets[index];
     }
 
+    /**
+     * Leaves out row {@code index} (a row the target cannot take, reported elsewhere); its record's offset stays
+     * covered by this transaction.
+     */
+    public void dropRow(int index) {
+        long[] offsets = rowOffsets;
+        System.arraycopy(offsets, index + 1, offsets, index, rows.size() - index - 1);
+        rows.remove(index);
+    }
+
     public boolean isEmpty() {
         return rows.isEmpty();
     }

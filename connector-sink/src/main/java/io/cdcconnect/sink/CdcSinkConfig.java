@@ -33,6 +33,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String SCHEMA_MAP = "schema.map";
     public static final String INPUT_CODEC_OPTIONS = "input.codec.options";
+    public static final String INPUT_MAX_DECODED_BYTES = "input.max.decoded.bytes";
 
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
@@ -118,6 +119,13 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "schema-registry-username=u,schema-registry-password=p for Avro. A password type, since it "
                         + "may carry one: hidden in logs and validation answers.",
                 GROUP_INPUT, ++o, Width.LONG, "Codec options");
+        d.define(INPUT_MAX_DECODED_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024),
+                Importance.LOW, "Largest size one record value may reach once decompressed "
+                        + "(large-message-handle-compression) or read back from the claim-check store. A record "
+                        + "that declares or yields more is bad input, refused before it is held in memory: it goes "
+                        + "to the dead-letter queue, or the task fails naming the limit. What a record decodes to "
+                        + "counts against buffer.max.bytes.",
+                GROUP_INPUT, ++o, Width.SHORT, "Max decoded bytes");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
                 "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Databases "
                         + "not listed keep their name. DDL runs after USE of the mapped database.",
@@ -282,6 +290,10 @@ public final class CdcSinkConfig extends AbstractConfig {
     public Map<String, String> inputCodecOptions() {
         return pairs(INPUT_CODEC_OPTIONS, List.of(getPassword(INPUT_CODEC_OPTIONS).value().split(",")),
                 "key=value");
+    }
+
+    public long inputMaxDecodedBytes() {
+        return getLong(INPUT_MAX_DECODED_BYTES);
     }
 
     /** source database -> target database. */

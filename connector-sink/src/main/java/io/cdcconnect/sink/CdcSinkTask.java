@@ -169,7 +169,7 @@ public final class CdcSinkTask extends SinkTask {
                 if (rowsTolerated && carriesRows(events)) {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
-                pipeline.accept(p, offset, events, decoder.sizeOf(record));
+                pipeline.accept(p, offset, events, decoder.sizeOf(record, events));
             }
             pipeline.endBatch(active);
         } catch (ApplyException e) {

@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.decode;
 
 import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.EventDecoders;
 import io.cdcconnect.codec.avro.AvroCodecFactory;
 import org.apache.kafka.common.config.ConfigException;
@@ -23,12 +24,13 @@ public final class RecordDecoders {
 
     public static RecordDecoder forConfig(CdcSinkConfig config) {
         String format = config.inputFormat();
+        Map<String, String> codecOptions = new HashMap<>(config.inputCodecOptions());
+        codecOptions.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
         return switch (format) {
-            case "canal-json" -> new CodecRecordDecoder(EventDecoders.create(format, config.inputCodecOptions()), true);
-            case "open-protocol" -> new CodecRecordDecoder(EventDecoders.create(format, config.inputCodecOptions()),
-                    false);
+            case "canal-json" -> new CodecRecordDecoder(EventDecoders.create(format, codecOptions), true);
+            case "open-protocol" -> new CodecRecordDecoder(EventDecoders.create(format, codecOptions), false);
             case "avro" -> {
-                Map<String, String> options = new HashMap<>(config.inputCodecOptions());
+                Map<String, String> options = new HashMap<>(codecOptions);
                 if (!config.schemaRegistryUrl().isBlank()) {
                     options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
                 }

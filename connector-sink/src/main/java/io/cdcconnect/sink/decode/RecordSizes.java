@@ -4,7 +4,11 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 
 import java.nio.ByteBuffer;
+import io.cdcconnect.codec.group.EventSize;
+import io.cdcconnect.codec.model.ChangeEvent;
+
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /** Cheap size estimates of record keys and values, for {@code buffer.max.bytes}. */
@@ -12,6 +16,14 @@ final class RecordSizes {
 
     private RecordSizes() {
     }
+
+    /** The decoded events' size, as the encoder group estimates it (variable-length values by their length). */
+    static long estimate(List<ChangeEvent> events) {
+        return events.isEmpty() ? 0 : EVENT_SIZE.get().estimate(events);
+    }
+
+    /** One per thread: it caches which columns of a table can be large, and is not thread-safe. */
+    private static final ThreadLocal<EventSize> EVENT_SIZE = ThreadLocal.withInitial(EventSize::new);
 
     static long estimate(Object v) {
         if (v == null) return 0;

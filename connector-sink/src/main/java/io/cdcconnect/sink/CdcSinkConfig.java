@@ -199,7 +199,11 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Retries of a transaction after a transient error, before the task fails naming the transaction "
                         + "and the error: deadlock (1213), lock wait timeout (1205), a lost connection, a server "
                         + "turned read-only during a failover (1290, 1792, 1836); on TiDB also write conflicts "
-                        + "(9007), schema changes (8027, 8028) and TiKV/PD unavailability (9001-9005).",
+                        + "(9007), schema changes (8027, 8028) and TiKV/PD unavailability (9001-9005). Also the "
+                        + "retries of a record whose decoding finds the schema registry or the claim-check store "
+                        + "unavailable (unreachable, 5xx, 401/403); such a record never goes to the dead-letter queue, "
+                        + "and when the retries are spent the task fails saying what is down. put() waits meanwhile: "
+                        + "keep the retries' total wait below the worker's max.poll.interval.ms.",
                 GROUP_APPLY, ++o, Width.SHORT, "Retries");
         d.define(RETRY_BACKOFF_MS, Type.LONG, 200L, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "First retry delay; doubled on each retry, at most 30 s.", GROUP_APPLY, ++o, Width.SHORT,

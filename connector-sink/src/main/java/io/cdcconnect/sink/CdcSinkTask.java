@@ -334,8 +334,9 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         if (pipeline == null) return;
-        for (TopicPartition tp : partitions) retained.remove(new SourcePartition(tp.topic(), tp.partition()));
         pipeline.forget(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
+        // after forget: it lets the workers finish what they apply for these partitions, rejected rows reported
+        for (TopicPartition tp : partitions) retained.remove(new SourcePartition(tp.topic(), tp.partition()));
     }
 
     @Override

@@ -34,6 +34,9 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SCHEMA_MAP = "schema.map";
     public static final String INPUT_CODEC_OPTIONS = "input.codec.options";
     public static final String INPUT_MAX_DECODED_BYTES = "input.max.decoded.bytes";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE = "schema.registry.ssl.truststore.location";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
 
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
@@ -111,6 +114,16 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "may carry user:password@ (sent as basic authentication), so it is hidden in logs and "
                         + "validation answers.",
                 GROUP_INPUT, ++o, Width.LONG, "Schema registry URL");
+        d.define(SCHEMA_REGISTRY_TRUSTSTORE, Type.STRING, "", Importance.LOW,
+                "input.format=avro with an https registry: the trust store file its certificate is checked against "
+                        + "(host names are verified); empty uses the JVM's default trust store.",
+                GROUP_INPUT, ++o, Width.LONG, "Schema registry trust store");
+        d.define(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                "Password of " + SCHEMA_REGISTRY_TRUSTSTORE + ", if it has one. Never logged.",
+                GROUP_INPUT, ++o, Width.MEDIUM, "Schema registry trust store password");
+        d.define(SCHEMA_REGISTRY_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in(
+                "PKCS12", "JKS"), Importance.LOW, "Type of " + SCHEMA_REGISTRY_TRUSTSTORE + ": PKCS12 or JKS.",
+                GROUP_INPUT, ++o, Width.SHORT, "Schema registry trust store type");
         d.define(INPUT_CODEC_OPTIONS, Type.PASSWORD, "", Importance.LOW,
                 "Comma-separated key=value options handed to the codec's decoder, named as TiCDC names them, e.g. "
                         + "large-message-handle-compression=snappy for compressed Canal-JSON/Open-protocol values, "
@@ -188,7 +201,9 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "which every record is applied (table ddl_checkpoint, one row per connector, topic and "
                         + "partition). After a crash before Connect committed those offsets, the re-delivered records "
                         + "from before the DDL are skipped instead of applied against the table the DDL changed. "
-                        + "Needs CREATE and INSERT there. Empty turns it off.",
+                        + "Tasks also coordinate there a DDL statement sent to several partitions (tables ddl_barrier "
+                        + "and ddl_run), so that it runs once, after every partition passed it. Needs CREATE, SELECT, "
+                        + "INSERT, UPDATE and DELETE there. Empty turns both off.",
                 GROUP_APPLY, ++o, Width.MEDIUM, "DDL checkpoint database");
         d.define(CONNECTION_SOCKET_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "Longest the sink waits for the target to answer one statement before it treats the connection as "
@@ -294,6 +309,14 @@ public final class CdcSinkConfig extends AbstractConfig {
     public Map<String, String> inputCodecOptions() {
         return pairs(INPUT_CODEC_OPTIONS, List.of(getPassword(INPUT_CODEC_OPTIONS).value().split(",")),
                 "key=value");
+    }
+
+    /** The codec options of schema.registry.ssl.truststore.*, or none when no trust store is set. */
+    public Map<String, String> schemaRegistryTls() {
+        if (getString(SCHEMA_REGISTRY_TRUSTSTORE).isBlank()) return Map.of();
+        return Map.of("schema-registry-ssl-truststore-location", getString(SCHEMA_REGISTRY_TRUSTSTORE),
+                "schema-registry-ssl-truststore-password", getPassword(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD).value(),
+                "schema-registry-ssl-truststore-type", getString(SCHEMA_REGISTRY_TRUSTSTORE_TYPE));
     }
 
     public long inputMaxDecodedBytes() {

@@ -3,6 +3,7 @@ package io.cdcconnect.sink;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.DdlCoordinator;
 import io.cdcconnect.sink.apply.DdlPolicy;
 import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
@@ -169,7 +170,7 @@ public final class CdcSinkTask extends SinkTask {
                 if (rowsTolerated && carriesRows(events)) {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
-                pipeline.accept(p, offset, events, decoder.sizeOf(record, events));
+                pipeline.accept(p, offset, events, decoder.sizeOf(record, events), ddlCopies(record, events));
             }
             pipeline.endBatch(active);
         } catch (ApplyException e) {
@@ -247,6 +248,25 @@ public final class CdcSinkTask extends SinkTask {
                     + "dead-letter queue", cause);
         }
         sendToReporter(record, reason, cause);
+    }
+
+    /**
+     * To how many partitions the producer sent the record's DDL statement ({@link DdlCoordinator#COPIES_HEADER}), or 0
+     * when it does not say (TiCDC) or the record carries none. Whatever the header converter made of it: a number, or
+     * its text.
+     */
+    static int ddlCopies(SinkRecord record, List<ChangeEvent> events) {
+        if (record.headers() == null || events.stream().noneMatch(e -> e instanceof DdlChange)) return 0;
+        org.apache.kafka.connect.header.Header h = record.headers().lastWithName(DdlCoordinator.COPIES_HEADER);
+        if (h == null || h.value() == null) return 0;
+        Object v = h.value();
+        String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : v.toString();
+        try {
+            int n = Integer.parseInt(text.trim());
+            return n > 1 && n <= 100_000 ? n : 0;
+        } catch (NumberFormatException e) {
+            return 0; // not ours to trust: the statement is then run as if no other task had a copy
+        }
     }
 
     /** Thrown for a DDL statement the sink will not run whatever the policy: the record is errant. */

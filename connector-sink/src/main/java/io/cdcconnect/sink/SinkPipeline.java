@@ -10,6 +10,8 @@ import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.DdlCheckpoint;
+import io.cdcconnect.sink.apply.DdlCoordinator;
+import io.cdcconnect.sink.apply.SqlErrors;
 import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.ServerLimits;
@@ -73,6 +75,7 @@ public final class SinkPipeline implements AutoCloseable {
     private final ConflictDetector<WorkItem> detector = new ConflictDetector<>(ready::add);
     private final DdlApplier ddlApplier;
     private final DdlCheckpoint ddlCheckpoint;
+    private final DdlCoordinator coordinator;
     private final ShapeResolver shapes;
     private final AtomicLong buffered = new AtomicLong();
     private final Object bufferSignal = new Object();
@@ -98,15 +101,33 @@ public final class SinkPipeline implements AutoCloseable {
     private long batchDeadline;
 
     /** A record taken from Connect and not yet processed. */
-    private record Pending(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+    private record Pending(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
     }
 
     /** A record (or the rest of one) held back behind a DDL barrier. */
-    private record Held(long offset, List<ChangeEvent> events, long bytes) {
+    private record Held(long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
     }
 
     /** A DDL waiting for the other partitions to pass it, and where its first copy came from. */
-    private record HeldDdl(DdlChange ddl, SourcePartition partition, long offset) {
+    private static final class HeldDdl {
+        final DdlChange ddl;
+        final SourcePartition partition;
+        final long offset;
+        /** Partitions the producer sent the statement to (0: unknown). */
+        final int copies;
+        final String id;
+        /** Whether this task recorded its partitions' arrival with the coordinator. */
+        boolean arrived;
+        long lastAsked;
+        long coordinatedSince;
+
+        HeldDdl(DdlChange ddl, SourcePartition partition, long offset, int copies) {
+            this.ddl = ddl;
+            this.partition = partition;
+            this.offset = offset;
+            this.copies = copies;
+            this.id = DdlCoordinator.id(DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query()));
+        }
     }
 
     private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource, String connector)
@@ -122,6 +143,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
         this.ddlApplier = new DdlApplier(dataSource);
         this.ddlCheckpoint = new DdlCheckpoint(dataSource, config.ddlCheckpointDatabase(), connector, retry, metrics::retry);
+        this.coordinator = new DdlCoordinator(dataSource, config.ddlCheckpointDatabase(), connector);
         ServerLimits limits = ServerLimits.read(dataSource);
         this.serverVersion = limits.version();
         SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
@@ -212,10 +234,18 @@ public final class SinkPipeline implements AutoCloseable {
      * @param bytes the record's size, held against buffer.max.bytes until its rows are committed
      */
     public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+        accept(partition, offset, events, bytes, 0);
+    }
+
+    /**
+     * As {@link #accept(SourcePartition, long, List, long)}, for a record whose producer says it sent its DDL statement
+     * to {@code ddlCopies} partitions of the topic ({@link DdlCoordinator#COPIES_HEADER}; 0 when it does not say).
+     */
+    public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
         checkFailure();
         if (!barrier.isAssigned(partition)) barrier.assign(partition);
         if (!barrier.pendingTopics().isEmpty()) lastDelivery.put(partition, System.currentTimeMillis());
-        backlog.addLast(new Pending(partition, offset, events, bytes));
+        backlog.addLast(new Pending(partition, offset, events, bytes, ddlCopies));
         drainBacklog();
     }
 
@@ -256,10 +286,10 @@ public final class SinkPipeline implements AutoCloseable {
         ArrayDeque<Held> held = stashed.get(r.partition());
         if (held != null) {
             // behind a DDL barrier (records fetched before the partition was paused)
-            held.add(new Held(r.offset(), r.events(), r.bytes()));
+            held.add(new Held(r.offset(), r.events(), r.bytes(), r.ddlCopies()));
             return;
         }
-        process(r.partition(), r.offset(), r.events(), r.bytes());
+        process(r.partition(), r.offset(), r.events(), r.bytes(), r.ddlCopies());
     }
 
     private static int rowCount(List<ChangeEvent> events) {
@@ -270,7 +300,7 @@ public final class SinkPipeline implements AutoCloseable {
         return rows;
     }
 
-    private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes) {
+    private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
         currentOrigin = partition + "@" + offset;
         if (offset <= ddlCheckpoint.appliedThrough(partition)) {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet
@@ -286,7 +316,7 @@ public final class SinkPipeline implements AutoCloseable {
             if (barrier.showsPassed(partition, e.commitTs(), e instanceof Watermark)) {
                 // committed after the statement waiting on the topic: this and what follows wait for it
                 barrier.passed(partition);
-                hold(partition, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow);
+                hold(partition, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow, ddlCopies);
                 releaseIfComplete(topic);
                 return;
             }
@@ -295,10 +325,18 @@ public final class SinkPipeline implements AutoCloseable {
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
                 String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+                if (!barrier.isPendingStatement(topic, key) && ddlCheckpoint.isReplayedDdl(partition, ddl.commitTs(), key)) {
+                    // the producer sent it again (a source restart replays its binlog): it ran, and so did what
+                    // came after it from this partition
+                    LOG.info("DDL at {} (commit ts {}) already ran from {}: skipped as a replay", currentOrigin,
+                            ddl.commitTs(), partition);
+                    metrics.replaySkipped();
+                    continue;
+                }
                 if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
                     // the rest of this record, and every later record of the partition, waits for the statement
-                    hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow);
-                    heldDdls.putIfAbsent(topic, new HeldDdl(ddl, partition, offset));
+                    hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow, 0);
+                    heldDdls.putIfAbsent(topic, new HeldDdl(ddl, partition, offset, ddlCopies));
                     releaseIfComplete(topic);
                     return;
                 }
@@ -317,9 +355,9 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     /** Holds a partition behind its topic's waiting DDL: {@code rest} of the record at {@code offset} goes first. */
-    private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes) {
+    private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
         ArrayDeque<Held> q = new ArrayDeque<>();
-        q.add(new Held(offset, List.copyOf(rest), bytes));
+        q.add(new Held(offset, List.copyOf(rest), bytes, ddlCopies));
         stashed.put(partition, q);
         partitionControl.pause(partition);
     }
@@ -331,29 +369,80 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     private void release(String topic) {
-        HeldDdl held = heldDdls.remove(topic);
-        Map<SourcePartition, Long> passed = barrier.release(topic);
+        HeldDdl held = heldDdls.get(topic);
+        Map<SourcePartition, Long> passed = barrier.passed(topic);
         // every partition that held it was revoked: its new owner runs the statement
         if (held == null || passed.isEmpty()) {
-            for (SourcePartition p : passed.keySet()) resumeHeld(p, new java.util.ArrayList<>());
+            heldDdls.remove(topic);
+            for (SourcePartition p : barrier.release(topic).keySet()) resumeHeld(p, new java.util.ArrayList<>());
             return;
         }
         Map<SourcePartition, Long> copies = new HashMap<>();
         passed.forEach((p, o) -> {
             if (o >= 0) copies.put(p, o);
         });
-        applyDdl(held.ddl(), held.partition(), held.offset(), copies);
+        boolean run = true;
+        if (held.copies > copies.size() && coordinator.enabled()) {
+            // copies went to partitions of other tasks too: all of them must pass it, and one task runs it
+            DdlCoordinator.State state = coordinate(topic, held, copies);
+            if (state == DdlCoordinator.State.WAIT) return;
+            run = state == DdlCoordinator.State.RUN;
+        }
+        heldDdls.remove(topic);
+        barrier.release(topic);
+        applyDdl(held.ddl, held.partition, held.offset, copies, run);
+        if (run && held.arrived) {
+            try {
+                coordinator.done(topic, held.id);
+            } catch (SQLException e) {
+                throw new ApplyException("the DDL at " + held.partition + "@" + held.offset + " ran, but the other "
+                        + "tasks could not be told: " + SqlErrors.describe(e), e);
+            }
+        }
         // what each partition held goes first, ahead of its records still waiting in the backlog
         List<Pending> replay = new java.util.ArrayList<>();
         for (SourcePartition p : passed.keySet()) resumeHeld(p, replay);
         for (int i = replay.size() - 1; i >= 0; i--) backlog.addFirst(replay.get(i));
     }
 
+    /**
+     * Where a statement with copies on other tasks' partitions stands: this task's rows before it are applied and its
+     * arrival recorded first; then the coordinator is asked at most every 500 ms. Past {@code ddl.barrier.timeout.ms}
+     * the task runs it itself, with a warning.
+     */
+    private DdlCoordinator.State coordinate(String topic, HeldDdl held, Map<SourcePartition, Long> copies) {
+        long now = System.currentTimeMillis();
+        try {
+            if (!held.arrived) {
+                drainBeforeDdl(held.partition, held.offset);
+                coordinator.arrive(topic, held.id, copies.keySet());
+                held.arrived = true;
+                held.coordinatedSince = now;
+                LOG.info("The DDL at {}@{} reached {} of its {} partitions on this task; waiting for the other tasks'",
+                        held.partition, held.offset, copies.size(), held.copies);
+            } else if (now - held.lastAsked < 500) {
+                return DdlCoordinator.State.WAIT;
+            }
+            held.lastAsked = now;
+            DdlCoordinator.State state = coordinator.state(topic, held.id, held.copies, barrier.assignedPartitions(),
+                    held.partition);
+            if (state == DdlCoordinator.State.WAIT && now - held.coordinatedSince > config.ddlBarrierTimeoutMs()) {
+                LOG.warn("The DDL at {}@{} waited {} ms ({}) for the other tasks' partitions: running it now",
+                        held.partition, held.offset, config.ddlBarrierTimeoutMs(), CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS);
+                return DdlCoordinator.State.RUN;
+            }
+            return state;
+        } catch (SQLException e) {
+            throw new ApplyException("cannot coordinate the DDL at " + held.partition + "@" + held.offset
+                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + SqlErrors.describe(e), e);
+        }
+    }
+
     private void resumeHeld(SourcePartition p, List<Pending> replay) {
         ArrayDeque<Held> q = stashed.remove(p);
         if (!pausedForBuffer) partitionControl.resume(p);
         if (q == null) return;
-        for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes()));
+        for (Held h : q) replay.add(new Pending(p, h.offset(), h.events(), h.bytes(), h.ddlCopies()));
     }
 
     /**
@@ -371,7 +460,7 @@ public final class SinkPipeline implements AutoCloseable {
                 for (SourcePartition p : barrier.missing(topic)) {
                     if (now - Math.max(since, lastDelivery.getOrDefault(p, 0L)) < IDLE_MILLIS) continue;
                     barrier.passed(p);
-                    hold(p, -1, List.of(), 0);
+                    hold(p, -1, List.of(), 0, 0);
                 }
             }
             if (!barrier.complete(topic) && now - barrier.waitingSince(topic) > config.ddlBarrierTimeoutMs()) {
@@ -379,11 +468,11 @@ public final class SinkPipeline implements AutoCloseable {
                 HeldDdl held = heldDdls.get(topic);
                 LOG.warn("The DDL at {} waited {} ms ({}) for partitions {} to pass it: running it now. Rows from "
                                 + "before it that those partitions still deliver meet the new table", held == null ? topic
-                                : held.partition() + "@" + held.offset(), config.ddlBarrierTimeoutMs(),
+                                : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
                         CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, missing);
                 for (SourcePartition p : missing) {
                     barrier.passed(p);
-                    if (!stashed.containsKey(p)) hold(p, -1, List.of(), 0);
+                    if (!stashed.containsKey(p)) hold(p, -1, List.of(), 0, 0);
                 }
             }
             releaseIfComplete(topic);
@@ -534,16 +623,16 @@ public final class SinkPipeline implements AutoCloseable {
      *               done too
      */
     private void applyDdl(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies) {
-        // all earlier rows, of every partition, go first
-        if (!drain(config.applyDrainTimeoutMs())) {
-            throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
-                    + " ms (" + APPLY_DRAIN_TIMEOUT_MS + ") for the rows before it to be applied: the target is not "
-                    + "keeping up; raise " + APPLY_DRAIN_TIMEOUT_MS + " (below max.poll.interval.ms) or restart the "
-                    + "task, which resumes from the committed offsets");
-        }
+        applyDdl(ddl, partition, offset, copies, true);
+    }
+
+    /** As above; with {@code run} false another task ran the statement, and only the checkpoint is written. */
+    private void applyDdl(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies,
+                          boolean run) {
+        drainBeforeDdl(partition, offset);
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
-            if (ddlApplier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
+            if (run && ddlApplier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
                     partition + "@" + offset, retry, metrics::retry)) {
                 metrics.ddlApplied();
             }
@@ -552,11 +641,24 @@ public final class SinkPipeline implements AutoCloseable {
             Map<SourcePartition, Long> through = new java.util.HashMap<>(tracker.appliedOffsets());
             through.merge(partition, offset, Math::max);
             copies.forEach((p, o) -> through.merge(p, o, Math::max));
-            ddlCheckpoint.record(through, ddl.commitTs());
+            java.util.Set<SourcePartition> carriers = new java.util.HashSet<>(copies.keySet());
+            carriers.add(partition);
+            ddlCheckpoint.record(through, ddl.commitTs(), carriers,
+                    DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query()));
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         }
         shapes.invalidateAll();
+    }
+
+    /** All earlier rows, of every partition, go first. */
+    private void drainBeforeDdl(SourcePartition partition, long offset) {
+        if (!drain(config.applyDrainTimeoutMs())) {
+            throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
+                    + " ms (" + APPLY_DRAIN_TIMEOUT_MS + ") for the rows before it to be applied: the target is not "
+                    + "keeping up; raise " + APPLY_DRAIN_TIMEOUT_MS + " (below max.poll.interval.ms) or restart the "
+                    + "task, which resumes from the committed offsets");
+        }
     }
 
     /** Whether {@code bytes} more fit in the buffer, waiting up to {@code waitMillis} for workers to free room. */

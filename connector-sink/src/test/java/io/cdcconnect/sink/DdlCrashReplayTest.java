@@ -128,4 +128,36 @@ class DdlCrashReplayTest {
         assertEquals(List.of(List.of("1", "old name"), List.of("2", "new name")),
                 target.query("SELECT * FROM goods ORDER BY id"));
     }
+
+    /**
+     * The source crashed too and sends [ADD COLUMN, TRUNCATE, DROP COLUMN] a second time, with their own commit ts; the
+     * sink's first task had run only the ADD before it died, so the second task runs the TRUNCATE and the DROP, then
+     * meets the copies. Before, statements already run were recognised by identity only, and only in the task that
+     * ran them: the copied ADD ran again after the DROP (the second task had not run it), the copied DROP was skipped
+     * (it had), and the column stayed downstream. Found by WorkerCrashTest.
+     */
+    @Test
+    void aResentSequenceOfStatementsIsNotRunAgainOutOfOrder() throws Exception {
+        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        long t = System.currentTimeMillis() + 3_600_000;
+        TableInfo items = Rows.idValue(source.name(), "items");
+        List<io.cdcconnect.codec.model.ChangeEvent> once = List.of(
+                ddl("items", "ALTER TABLE items ADD COLUMN c INT", DdlChange.Kind.ALTER, t),
+                ddl("items", "TRUNCATE TABLE items", DdlChange.Kind.TRUNCATE, t + 1),
+                ddl("items", "ALTER TABLE items DROP COLUMN c", DdlChange.Kind.ALTER, t + 2));
+        List<SinkRecord> records = new ArrayList<>();
+        try (TaskDriver first = new TaskDriver(props())) {
+            for (io.cdcconnect.codec.model.ChangeEvent e : once) records.add(first.recordOf(e));
+            for (io.cdcconnect.codec.model.ChangeEvent e : once) records.add(first.recordOf(e));
+            records.add(first.recordOf(RowChange.insert(items, new Object[]{1L, "after"}, Rows.ts(t + 3))));
+            first.putRecords(records.subList(0, 1));
+            first.awaitApplied(1);
+        }
+        try (TaskDriver second = new TaskDriver(props())) {
+            second.putRecords(records);
+            second.awaitApplied(records.size());
+        }
+        assertEquals(List.of(List.of("1", "after")), target.query("SELECT * FROM items ORDER BY id"),
+                "the column dropped last stays dropped");
+    }
 }

@@ -158,9 +158,29 @@ public class CdcSourceTask extends SourceTask {
             out.add(new SourceRecord(origin != null ? origin.sourcePartition() : partitionOf(events, m),
                     offset, m.topic(), m.partition(),
                     Schema.OPTIONAL_BYTES_SCHEMA, m.key(), Schema.OPTIONAL_BYTES_SCHEMA, m.value(),
-                    ms > 0 ? ms : null));
+                    ms > 0 ? ms : null, headers(events, m)));
         }
         return out;
+    }
+
+    /**
+     * A message with a DDL statement that went to several partitions of its topic says how many
+     * ({@link io.cdcconnect.codec.KafkaHeaders#DDL_PARTITIONS}), so that the sink's tasks run it once, after all of
+     * them; null otherwise.
+     */
+    private static org.apache.kafka.connect.header.ConnectHeaders headers(List<Outgoing> events, Message m) {
+        for (int i : m.events()) {
+            if (!(events.get(i).event() instanceof io.cdcconnect.codec.model.DdlChange ddl)) continue;
+            int copies = 0;
+            for (Outgoing o : events) {
+                if (o.event() == ddl && o.topic().equals(m.topic())) copies++;
+            }
+            if (copies < 2) return null;
+            org.apache.kafka.connect.header.ConnectHeaders h = new org.apache.kafka.connect.header.ConnectHeaders();
+            h.addString(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS, Integer.toString(copies));
+            return h;
+        }
+        return null;
     }
 
     /**

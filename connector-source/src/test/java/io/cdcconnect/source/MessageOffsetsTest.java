@@ -124,6 +124,29 @@ class MessageOffsetsTest {
     }
 
     @Test
+    void aDdlSentToSeveralPartitionsSaysHowManyInAHeaderAndRowsCarryNone() {
+        List<Outgoing> events = interleaved(6);
+        try (GroupEncoder enc = new GroupEncoder(2, 1 << 20, 7,
+                () -> EventEncoders.create(EventEncoders.CANAL_JSON, Map.of()), false, false, true)) {
+            List<SourceRecord> records = CdcSourceTask.toRecords(events, enc.encode(events));
+            int ddl = 0;
+            for (SourceRecord r : records) {
+                var h = r.headers().lastWithName(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS);
+                boolean isDdl = new String((byte[]) r.value(), java.nio.charset.StandardCharsets.UTF_8)
+                        .contains("\"isDdl\":true");
+                if (isDdl) {
+                    ddl++;
+                    assertNotNull(h, "a DDL copy says how many copies there are");
+                    assertEquals("2", h.value());
+                } else {
+                    assertEquals(null, h, "rows carry no header");
+                }
+            }
+            assertEquals(2, ddl);
+        }
+    }
+
+    @Test
     void encoderGroupUnderATinyMemoryBoundStillFinishes() {
         List<Outgoing> events = interleaved(100);
         try (GroupEncoder enc = new GroupEncoder(2, 1024, 5,

@@ -8,13 +8,13 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Runs DDL statements in the mapped target database, once each, harmless on replay: errors that mean "already done"
- * (see {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed.
+ * Runs DDL statements in the mapped target database, harmless on replay: errors that mean "already done" (see
+ * {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed. Which statements are replays, and are not
+ * run at all, the pipeline decides from their order ({@link DdlCheckpoint#isReplayedDdl}).
  */
 public final class DdlApplier {
 
@@ -22,18 +22,11 @@ public final class DdlApplier {
     private static final Pattern DATABASE_DDL = Pattern.compile(
             "^\\s*(/\\*.*?\\*/\\s*)*(CREATE|DROP|ALTER)\\s+(DATABASE|SCHEMA)\\b(\\s+IF\\s+(NOT\\s+)?EXISTS)?"
                     + "\\s*(`((?:[^`]|``)+)`|([^\\s;`]+))?", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final int REMEMBERED = 1024;
 
     private static final Pattern SECRET = Pattern.compile(
             "(?i)(IDENTIFIED\\s+(?:WITH\\s+\\S+\\s+)?(?:BY|AS)\\s+(?:PASSWORD\\s*)?|PASSWORD\\s*\\(\\s*)('(?:[^'\\\\]|\\\\.|'')*'|\"(?:[^\"\\\\]|\\\\.)*\")");
 
     private final DataSource dataSource;
-    private final Map<String, Boolean> recent = new LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > REMEMBERED;
-        }
-    };
 
     public DdlApplier(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -44,7 +37,7 @@ public final class DdlApplier {
      *
      * @param renamed true when schema.map maps the DDL's database to another name: database-level statements
      *                (CREATE/DROP/ALTER DATABASE) would then name the wrong database and are skipped
-     * @return false when the statement was skipped (seen before, or database-level under a rename)
+     * @return false when the statement was skipped (database-level under a rename)
      */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, String origin) throws SQLException {
         return apply(ddl, targetSchema, renamed, Map.of(), origin);
@@ -67,11 +60,6 @@ public final class DdlApplier {
     /** As above, with {@code schemaMap} rewriting database-qualified names in the statement. */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                          String origin) throws SQLException {
-        String key = ddl.commitTs() + "\u0000" + ddl.schema() + "\u0000" + ddl.query();
-        if (recent.containsKey(key)) {
-            LOG.debug("DDL at commitTs {} already executed, skipped ({})", ddl.commitTs(), origin);
-            return false;
-        }
         java.util.regex.Matcher db = DATABASE_DDL.matcher(ddl.query());
         boolean databaseLevel = db.find();
         String named = !databaseLevel ? null : db.group(7) != null ? db.group(7).replace("``", "`") : db.group(8);
@@ -80,7 +68,6 @@ public final class DdlApplier {
                 && !schemaMap.get(named).equals(named)))) {
             LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
                     targetSchema, origin);
-            recent.put(key, Boolean.TRUE);
             return false;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
@@ -111,7 +98,6 @@ public final class DdlApplier {
             }
             if (!c.getAutoCommit()) c.commit();
         }
-        recent.put(key, Boolean.TRUE);
         return true;
     }
 }

@@ -33,6 +33,10 @@ public final class DdlCheckpoint {
     private final RetryPolicy retry;
     private final Runnable onRetry;
     private final Map<SourcePartition, Long> through = new HashMap<>();
+    /** Per partition, the commit ts of the last DDL statement it carried that ran (0: none known). */
+    private final Map<SourcePartition, Long> lastDdlTs = new HashMap<>();
+    /** Per partition, the statements at that commit ts that ran here (unknown after a restart). */
+    private final Map<SourcePartition, java.util.Set<String>> keysAtLastDdl = new HashMap<>();
     private boolean tableReady;
 
     public DdlCheckpoint(DataSource dataSource, String database, String connector, RetryPolicy retry, Runnable onRetry) {
@@ -74,26 +78,65 @@ public final class DdlCheckpoint {
     private long read(SourcePartition partition) throws SQLException {
         ensureTable();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT kafka_offset FROM " + table()
+             PreparedStatement ps = c.prepareStatement("SELECT kafka_offset, ddl_commit_ts FROM " + table()
                      + " WHERE connector = ? AND topic = ? AND kafka_partition = ?")) {
             ps.setString(1, connector);
             ps.setString(2, partition.topic());
             ps.setInt(3, partition.partition());
             long v = -1;
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) v = rs.getLong(1);
+                if (rs.next()) {
+                    v = rs.getLong(1);
+                    lastDdlTs.merge(partition, rs.getLong(2), Math::max);
+                }
             }
             if (!c.getAutoCommit()) c.commit();
             return v;
         }
     }
 
+    /**
+     * Whether the DDL statement {@code key} at {@code commitTs} on {@code partition} is a replay of one that already
+     * ran from it: its commit ts is below the last statement's that ran from the partition, or equal to it and the
+     * same statement (after a restart, equal is taken as the same: per partition commit ts do not repeat, except in
+     * formats of millisecond precision). The order matters, not only the identity: a producer that resends [ADD
+     * COLUMN c, TRUNCATE, DROP COLUMN c] must not get the ADD run again after the DROP.
+     */
+    public boolean isReplayedDdl(SourcePartition partition, long commitTs, String key) {
+        if (commitTs <= 0) return false;
+        appliedThrough(partition);
+        long last = lastDdlTs.getOrDefault(partition, 0L);
+        if (commitTs < last) return true;
+        if (commitTs > last) return false;
+        java.util.Set<String> keys = keysAtLastDdl.get(partition);
+        return keys == null || keys.contains(key);
+    }
+
     /** Records that every record through {@code offsets} (per partition) is committed downstream, DDL included. */
     public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs) {
+        record(offsets, ddlCommitTs, java.util.Set.of(), "");
+    }
+
+    /**
+     * As {@link #record(Map, long)}; the statement {@code key} came from {@code ddlPartitions}, whose last DDL commit ts
+     * it becomes.
+     */
+    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, java.util.Set<SourcePartition> ddlPartitions,
+                       String key) {
+        for (SourcePartition p : ddlPartitions) {
+            if (ddlCommitTs <= 0) continue;
+            long last = lastDdlTs.getOrDefault(p, 0L);
+            if (ddlCommitTs > last) {
+                lastDdlTs.put(p, ddlCommitTs);
+                keysAtLastDdl.put(p, new java.util.HashSet<>(java.util.Set.of(key)));
+            } else if (ddlCommitTs == last) {
+                keysAtLastDdl.computeIfAbsent(p, k -> new java.util.HashSet<>()).add(key);
+            }
+        }
         if (!enabled() || offsets.isEmpty()) return;
         try {
             retry.run(() -> {
-                write(offsets, ddlCommitTs);
+                write(offsets, ddlCommitTs, ddlPartitions);
                 return null;
             }, onRetry);
         } catch (SQLException e) {
@@ -103,19 +146,22 @@ public final class DdlCheckpoint {
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) through.merge(e.getKey(), e.getValue(), Math::max);
     }
 
-    private void write(Map<SourcePartition, Long> offsets, long ddlCommitTs) throws SQLException {
+    private void write(Map<SourcePartition, Long> offsets, long ddlCommitTs, java.util.Set<SourcePartition> ddlPartitions)
+            throws SQLException {
         ensureTable();
+        // ddl_commit_ts: the last statement that ran from the partition itself (other partitions keep theirs)
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("INSERT INTO " + table()
                      + " (connector, topic, kafka_partition, kafka_offset, ddl_commit_ts) VALUES (?, ?, ?, ?, ?)"
                      + " ON DUPLICATE KEY UPDATE kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset)),"
-                     + " ddl_commit_ts = VALUES(ddl_commit_ts), updated_at = CURRENT_TIMESTAMP(3)")) {
+                     + " ddl_commit_ts = GREATEST(ddl_commit_ts, VALUES(ddl_commit_ts)),"
+                     + " updated_at = CURRENT_TIMESTAMP(3)")) {
             for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
                 ps.setString(1, connector);
                 ps.setString(2, e.getKey().topic());
                 ps.setInt(3, e.getKey().partition());
                 ps.setLong(4, e.getValue());
-                ps.setLong(5, ddlCommitTs);
+                ps.setLong(5, ddlPartitions.contains(e.getKey()) ? Math.max(0, ddlCommitTs) : 0);
                 ps.executeUpdate();
             }
             if (!c.getAutoCommit()) c.commit();
@@ -167,6 +213,8 @@ public final class DdlCheckpoint {
                     }
                 }
             }
+            // statements coordinated across tasks will come again: coordinate them again
+            DdlCoordinator.forgetAll(c, database, connector);
             if (!c.getAutoCommit()) c.commit();
         }
         LOG.info("DDL checkpoint of {} rewound for {}", connector, offsets);
@@ -175,5 +223,7 @@ public final class DdlCheckpoint {
     /** Forgets what was read for a revoked partition (its next owner reads it again). */
     public void forget(SourcePartition partition) {
         through.remove(partition);
+        lastDdlTs.remove(partition);
+        keysAtLastDdl.remove(partition);
     }
 }

@@ -127,6 +127,12 @@ public final class DdlBarrier {
         return out;
     }
 
+    /** The partitions that passed the topic's waiting statement so far (see {@link #release(String)}). */
+    public Map<SourcePartition, Long> passed(String topic) {
+        Pending pending = pendingByTopic.get(topic);
+        return pending == null ? Map.of() : new LinkedHashMap<>(pending.passed);
+    }
+
     /** Since when (epoch ms) the topic's statement waits, or -1. */
     public long waitingSince(String topic) {
         Pending pending = pendingByTopic.get(topic);

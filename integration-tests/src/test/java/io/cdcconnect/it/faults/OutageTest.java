@@ -68,7 +68,7 @@ class OutageTest {
     static void start() throws Exception {
         Path work = FaultSettings.workDir("outage");
         sourceServer = TestServers.startDatabase(DatabaseSpec.mariadb("11.4"), work.resolve("source-db"));
-        targetServer = TestServers.startDatabase(DatabaseSpec.mariadb("10.11"), work.resolve("target-db"));
+        targetServer = TestServers.startDatabase(DatabaseSpec.mariadb("10.11").withoutBinlog(), work.resolve("target-db"));
         connect = ConnectCluster.startWithForkedWorkers(Pipeline.pluginDir(), work.resolve("connect"), 1);
         String targetDb = "outage_replica";
         targetServer.execute("CREATE USER IF NOT EXISTS '" + SINK_USER + "'@'%' IDENTIFIED BY '" + SINK_PASSWORD + "'",

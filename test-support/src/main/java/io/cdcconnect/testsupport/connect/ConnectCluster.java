@@ -324,6 +324,11 @@ public final class ConnectCluster implements AutoCloseable {
         return forkedOnly("reading the workers' JMX").metrics(domain, containing);
     }
 
+    /** Forked workers only: {@code attribute} of every MBean matching {@code pattern} in the running workers. */
+    public java.util.List<Object> workerAttributes(String pattern, String attribute) {
+        return forkedOnly("reading the workers' JMX").attributes(pattern, attribute);
+    }
+
     private ForkedConnectWorker forkedOnly(String what) {
         if (forked == null) throw new IllegalStateException(what + " needs forked workers (startWithForkedWorkers)");
         return forked;

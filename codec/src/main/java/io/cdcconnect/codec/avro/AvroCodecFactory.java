@@ -21,6 +21,9 @@ import java.util.Map;
  *       {@code http://apicurio:8080/apis/ccompat/v7}; may hold {@code user:password@}</td></tr>
  *   <tr><td>schema-registry-username / schema-registry-password</td><td>none</td><td>basic auth</td></tr>
  *   <tr><td>schema-registry-timeout-ms</td><td>10000</td><td>connect and request timeout</td></tr>
+ *   <tr><td>schema-registry-ssl-truststore-location / -password / -type</td><td>the JVM's trust store</td><td>the
+ *       certificates an https registry is checked against (type PKCS12 by default, or JKS); host names are
+ *       verified</td></tr>
  *   <tr><td>enable-tidb-extension</td><td>false</td><td>{@code _tidb_op}, {@code _tidb_commit_ts},
  *       {@code _tidb_commit_physical_time} in values</td></tr>
  *   <tr><td>avro-decimal-handling-mode</td><td>precise</td><td>precise (bytes, logical decimal) or string</td></tr>
@@ -37,6 +40,10 @@ public final class AvroCodecFactory implements EventEncoderFactory {
     public static final String SCHEMA_REGISTRY_USERNAME = "schema-registry-username";
     public static final String SCHEMA_REGISTRY_PASSWORD = "schema-registry-password";
     public static final String SCHEMA_REGISTRY_TIMEOUT_MS = "schema-registry-timeout-ms";
+    /** A trust store (file) for an https registry whose certificate the JVM's default trust store does not hold. */
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE = "schema-registry-ssl-truststore-location";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD = "schema-registry-ssl-truststore-password";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE = "schema-registry-ssl-truststore-type";
     public static final String DECIMAL_HANDLING = "avro-decimal-handling-mode";
     public static final String BIGINT_UNSIGNED_HANDLING = "avro-bigint-unsigned-handling-mode";
     public static final String NAMESPACE = "avro-namespace";
@@ -92,7 +99,29 @@ public final class AvroCodecFactory implements EventEncoderFactory {
             throw new IllegalArgumentException("option " + SCHEMA_REGISTRY_TIMEOUT_MS + " must be positive");
         }
         return new HttpSchemaRegistryClient(url, blankToNull(o.get(SCHEMA_REGISTRY_USERNAME)),
-                o.get(SCHEMA_REGISTRY_PASSWORD), Duration.ofMillis(timeoutMs));
+                o.get(SCHEMA_REGISTRY_PASSWORD), Duration.ofMillis(timeoutMs), tls(o));
+    }
+
+    /** The TLS context of the trust store options, or null for the JVM's default. */
+    static javax.net.ssl.SSLContext tls(Map<String, String> o) {
+        String location = blankToNull(o.get(SCHEMA_REGISTRY_TRUSTSTORE));
+        if (location == null) return null;
+        String type = lower(o, SCHEMA_REGISTRY_TRUSTSTORE_TYPE, "pkcs12");
+        String password = o.get(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD);
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(location.trim()))) {
+            java.security.KeyStore store = java.security.KeyStore.getInstance(type.toUpperCase(Locale.ROOT));
+            store.load(in, password == null || password.isEmpty() ? null : password.toCharArray());
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            context.init(null, tmf.getTrustManagers(), null);
+            return context;
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            // the message names the file and the failure, never the password
+            throw new IllegalArgumentException("option " + SCHEMA_REGISTRY_TRUSTSTORE + ": cannot load the " + type
+                    + " trust store " + location + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+        }
     }
 
     private static void refuseUnsupported(Map<String, String> o) {

@@ -61,6 +61,15 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
      * @param requestTimeout connect and request timeout
      */
     public HttpSchemaRegistryClient(String url, String username, String password, Duration requestTimeout) {
+        this(url, username, password, requestTimeout, null);
+    }
+
+    /**
+     * As above, for an https registry checked against {@code tls}'s trust (null: the JVM's default trust store);
+     * host names are verified either way.
+     */
+    public HttpSchemaRegistryClient(String url, String username, String password, Duration requestTimeout,
+                                    javax.net.ssl.SSLContext tls) {
         URI uri;
         try {
             uri = new URI(url.trim());
@@ -86,7 +95,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         this.authorization = user == null ? null : "Basic " + Base64.getEncoder()
                 .encodeToString((user + ":" + (pass == null ? "" : pass)).getBytes(StandardCharsets.UTF_8));
         this.requestTimeout = requestTimeout;
-        this.http = HttpClient.newBuilder().connectTimeout(requestTimeout).build();
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(requestTimeout);
+        if (tls != null) http.sslContext(tls);
+        this.http = http.build();
     }
 
     @Override

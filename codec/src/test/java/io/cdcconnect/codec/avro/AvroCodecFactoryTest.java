@@ -54,4 +54,23 @@ class AvroCodecFactoryTest {
                 () -> AvroCodecFactory.registry(Map.of("schema-registry", "http://u:top secret@host:8081")));
         assertTrue(!e.getMessage().contains("secret"), e.getMessage());
     }
+
+    @Test
+    void aRegistryTrustStoreIsLoadedOrRefusedWithoutItsPassword(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        assertEquals(null, AvroCodecFactory.tls(Map.of()), "no trust store: the JVM's default");
+        java.nio.file.Path store = dir.resolve("trust.p12");
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        try (var out = java.nio.file.Files.newOutputStream(store)) {
+            ks.store(out, "store-secret".toCharArray());
+        }
+        assertTrue(AvroCodecFactory.tls(Map.of(AvroCodecFactory.SCHEMA_REGISTRY_TRUSTSTORE, store.toString(),
+                AvroCodecFactory.SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD, "store-secret")) != null);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AvroCodecFactory.tls(Map.of(
+                AvroCodecFactory.SCHEMA_REGISTRY_TRUSTSTORE, store.toString(),
+                AvroCodecFactory.SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD, "wrong-secret")));
+        assertTrue(e.getMessage().contains(AvroCodecFactory.SCHEMA_REGISTRY_TRUSTSTORE), e.getMessage());
+        assertTrue(!e.getMessage().contains("wrong-secret"), e.getMessage());
+    }
 }

@@ -31,6 +31,7 @@ public final class RecordDecoders {
             case "open-protocol" -> new CodecRecordDecoder(EventDecoders.create(format, codecOptions), false);
             case "avro" -> {
                 Map<String, String> options = new HashMap<>(codecOptions);
+                options.putAll(config.schemaRegistryTls());
                 if (!config.schemaRegistryUrl().isBlank()) {
                     options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
                 }

@@ -97,8 +97,22 @@ public final class StandInSchemaRegistry implements SchemaRegistry {
                 .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)));
     }
 
+    /**
+     * Starts a stand-in that serves https with {@code tls}'s key and certificate (clients then need a trust store
+     * holding its certificate or CA), asking for no credentials.
+     */
+    public static StandInSchemaRegistry startTls(javax.net.ssl.SSLContext tls) throws IOException {
+        com.sun.net.httpserver.HttpsServer server = com.sun.net.httpserver.HttpsServer.create(
+                new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+        return start0(null, server);
+    }
+
     private static StandInSchemaRegistry start0(String expectedAuthorization) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        return start0(expectedAuthorization, HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
+    }
+
+    private static StandInSchemaRegistry start0(String expectedAuthorization, HttpServer server) {
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "stand-in-schema-registry-" + threads.incrementAndGet());
@@ -115,7 +129,7 @@ public final class StandInSchemaRegistry implements SchemaRegistry {
     /** Base URL of the API, e.g. {@code http://127.0.0.1:41234}: the paths are served at its root. */
     @Override
     public String url() {
-        return "http://127.0.0.1:" + port();
+        return (server instanceof com.sun.net.httpserver.HttpsServer ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     public int port() {

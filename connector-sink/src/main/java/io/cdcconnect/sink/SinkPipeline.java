@@ -93,6 +93,8 @@ public final class SinkPipeline implements AutoCloseable {
     /** When each partition last delivered a record while a DDL waited. */
     private final Map<SourcePartition, Long> lastDelivery = new HashMap<>();
     private int pollsWhileWaiting;
+    /** Tables whose replayed rows of an older shape were reported once. */
+    private final Set<String> replayWarned = new java.util.HashSet<>();
     private PartitionControl partitionControl = PartitionControl.NONE;
     private volatile RejectedRows rejectedRows = RejectedRows.NONE;
     private final ArrayDeque<Pending> backlog = new ArrayDeque<>();
@@ -325,14 +327,6 @@ public final class SinkPipeline implements AutoCloseable {
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
                 String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
-                if (!barrier.isPendingStatement(topic, key) && ddlCheckpoint.isReplayedDdl(partition, ddl.commitTs(), key)) {
-                    // the producer sent it again (a source restart replays its binlog): it ran, and so did what
-                    // came after it from this partition
-                    LOG.info("DDL at {} (commit ts {}) already ran from {}: skipped as a replay", currentOrigin,
-                            ddl.commitTs(), partition);
-                    metrics.replaySkipped();
-                    continue;
-                }
                 if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
                     // the rest of this record, and every later record of the partition, waits for the statement
                     hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow, 0);
@@ -587,6 +581,20 @@ public final class SinkPipeline implements AutoCloseable {
                 s = shapes.shapeOf(rows.get(i).table(), "topic " + txn.partition().topic() + ", partition "
                         + txn.partition().partition() + ", offset " + offset);
             } catch (ShapeResolver.RowRejectedException e) {
+                long ts = rows.get(i).commitTs();
+                if (ts > 0 && ts < ddlCheckpoint.lastDdlTs(txn.partition())) {
+                    // committed before a DDL statement that already ran from this partition, which removed its
+                    // table or column: the producer sent it again (a source restart replays the binlog since its
+                    // last committed position); it was applied before the statement ran
+                    if (replayWarned.add(rows.get(i).table().toString())) {
+                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran from {} are replays: "
+                                + "skipped ({})", rows.get(i).table(), "offset " + offset, txn.partition(),
+                                e.getMessage());
+                    }
+                    metrics.replaySkipped();
+                    txn.dropRow(i--);
+                    continue;
+                }
                 // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails
                 if (!rejectedRows.tolerated()) throw e;
                 if (offset != reported) {
@@ -643,8 +651,7 @@ public final class SinkPipeline implements AutoCloseable {
             copies.forEach((p, o) -> through.merge(p, o, Math::max));
             java.util.Set<SourcePartition> carriers = new java.util.HashSet<>(copies.keySet());
             carriers.add(partition);
-            ddlCheckpoint.record(through, ddl.commitTs(), carriers,
-                    DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query()));
+            ddlCheckpoint.record(through, ddl.commitTs(), carriers);
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         }

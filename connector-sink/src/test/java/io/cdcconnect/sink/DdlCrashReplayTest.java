@@ -134,7 +134,8 @@ class DdlCrashReplayTest {
      * sink's first task had run only the ADD before it died, so the second task runs the TRUNCATE and the DROP, then
      * meets the copies. Before, statements already run were recognised by identity only, and only in the task that
      * ran them: the copied ADD ran again after the DROP (the second task had not run it), the copied DROP was skipped
-     * (it had), and the column stayed downstream. Found by WorkerCrashTest.
+     * (it had), and the column stayed downstream. Found by WorkerCrashTest. Now the copies run again in their order,
+     * as the first time.
      */
     @Test
     void aResentSequenceOfStatementsIsNotRunAgainOutOfOrder() throws Exception {

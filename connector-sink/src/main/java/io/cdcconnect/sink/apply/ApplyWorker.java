@@ -190,6 +190,14 @@ public final class ApplyWorker implements Runnable {
                     }
                     continue;
                 }
+                if (SqlErrors.retryable(e) && running) {
+                    // the target stayed unavailable: applying the transactions one by one would wait as long again
+                    // for each of them
+                    completion.failed(group.get(0), new ApplyException("applying " + group.size() + " transactions "
+                            + "from " + group.get(0).payload().transaction() + " on failed after " + (attempt + 1)
+                            + " attempts, last: " + e.getMessage() + ". " + OUTLASTED, e));
+                    return true;
+                }
                 // a duplicate key or a permanent error: one by one, each re-planned in safe mode where it is a replay
                 return false;
             } catch (RuntimeException e) {

@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
 
 /**
  * Runs DDL statements in the mapped target database, harmless on replay: errors that mean "already done" (see
- * {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed. Which statements are replays, and are not
- * run at all, the pipeline decides from their order ({@link DdlCheckpoint#isReplayedDdl}).
+ * {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed. A statement sent again runs again: after
+ * a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements come again
+ * in their order, with the rows between them, and converge to the same end as the first time.
  */
 public final class DdlApplier {
 

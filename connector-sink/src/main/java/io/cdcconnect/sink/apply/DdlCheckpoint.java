@@ -35,8 +35,6 @@ public final class DdlCheckpoint {
     private final Map<SourcePartition, Long> through = new HashMap<>();
     /** Per partition, the commit ts of the last DDL statement it carried that ran (0: none known). */
     private final Map<SourcePartition, Long> lastDdlTs = new HashMap<>();
-    /** Per partition, the statements at that commit ts that ran here (unknown after a restart). */
-    private final Map<SourcePartition, java.util.Set<String>> keysAtLastDdl = new HashMap<>();
     private boolean tableReady;
 
     public DdlCheckpoint(DataSource dataSource, String database, String connector, RetryPolicy retry, Runnable onRetry) {
@@ -96,42 +94,29 @@ public final class DdlCheckpoint {
     }
 
     /**
-     * Whether the DDL statement {@code key} at {@code commitTs} on {@code partition} is a replay of one that already
-     * ran from it: its commit ts is below the last statement's that ran from the partition, or equal to it and the
-     * same statement (after a restart, equal is taken as the same: per partition commit ts do not repeat, except in
-     * formats of millisecond precision). The order matters, not only the identity: a producer that resends [ADD
-     * COLUMN c, TRUNCATE, DROP COLUMN c] must not get the ADD run again after the DROP.
+     * The commit ts of the last DDL statement that ran from {@code partition} (0: none known). A row committed before
+     * it that no longer fits its table (a column or the table gone) is a replay: a source restart sends again the
+     * binlog since its last committed position, rows and statements alike, and that row was applied before the
+     * statement ran. The statements themselves run again, in order, harmlessly (what they do is already in effect, or
+     * is undone again by the statements that follow, as the first time).
      */
-    public boolean isReplayedDdl(SourcePartition partition, long commitTs, String key) {
-        if (commitTs <= 0) return false;
+    public long lastDdlTs(SourcePartition partition) {
         appliedThrough(partition);
-        long last = lastDdlTs.getOrDefault(partition, 0L);
-        if (commitTs < last) return true;
-        if (commitTs > last) return false;
-        java.util.Set<String> keys = keysAtLastDdl.get(partition);
-        return keys == null || keys.contains(key);
+        return lastDdlTs.getOrDefault(partition, 0L);
     }
 
     /** Records that every record through {@code offsets} (per partition) is committed downstream, DDL included. */
     public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs) {
-        record(offsets, ddlCommitTs, java.util.Set.of(), "");
+        record(offsets, ddlCommitTs, java.util.Set.of());
     }
 
     /**
-     * As {@link #record(Map, long)}; the statement {@code key} came from {@code ddlPartitions}, whose last DDL commit ts
-     * it becomes.
+     * As {@link #record(Map, long)}; the statement came from {@code ddlPartitions}, whose last DDL commit ts it becomes
+     * ({@link #lastDdlTs}).
      */
-    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, java.util.Set<SourcePartition> ddlPartitions,
-                       String key) {
+    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, java.util.Set<SourcePartition> ddlPartitions) {
         for (SourcePartition p : ddlPartitions) {
-            if (ddlCommitTs <= 0) continue;
-            long last = lastDdlTs.getOrDefault(p, 0L);
-            if (ddlCommitTs > last) {
-                lastDdlTs.put(p, ddlCommitTs);
-                keysAtLastDdl.put(p, new java.util.HashSet<>(java.util.Set.of(key)));
-            } else if (ddlCommitTs == last) {
-                keysAtLastDdl.computeIfAbsent(p, k -> new java.util.HashSet<>()).add(key);
-            }
+            if (ddlCommitTs > 0) lastDdlTs.merge(p, ddlCommitTs, Math::max);
         }
         if (!enabled() || offsets.isEmpty()) return;
         try {
@@ -224,6 +209,5 @@ public final class DdlCheckpoint {
     public void forget(SourcePartition partition) {
         through.remove(partition);
         lastDdlTs.remove(partition);
-        keysAtLastDdl.remove(partition);
     }
 }

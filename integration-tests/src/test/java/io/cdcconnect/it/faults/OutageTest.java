@@ -215,7 +215,7 @@ class OutageTest {
         target.stopServer();
         String trace;
         try {
-            trace = awaitTaskFailed(Duration.ofMinutes(3));
+            trace = awaitTaskFailed(Duration.ofMinutes(5));
         } finally {
             target.restart();
         }

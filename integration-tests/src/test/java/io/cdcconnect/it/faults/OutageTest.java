@@ -222,6 +222,12 @@ class OutageTest {
         assertTrue(trace.contains("restart the task"), "the failure should say what to do: " + trace);
         assertTrue(!trace.contains(SINK_PASSWORD), "no password in the trace");
         connect.restartTask(Pipeline.SINK_CONNECTOR, 0);
+        // the restart is asynchronous: the status says FAILED until the new task instance reports
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && "FAILED".equals(connect.status(Pipeline.SINK_CONNECTOR)
+                .path("tasks").path(0).path("state").asText())) {
+            Thread.sleep(250);
+        }
         connect.awaitRunning(Pipeline.SINK_CONNECTOR, 1, Duration.ofSeconds(60));
         writer.stop();
         awaitIdentical("target down past a 3-retry budget, task failed, restarted by hand");

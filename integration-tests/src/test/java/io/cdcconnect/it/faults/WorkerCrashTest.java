@@ -71,7 +71,7 @@ class WorkerCrashTest {
         Random random = new Random(seed);
         LOG.info("crash run: seed {}, {} kills", seed, kills);
         Workload workload = new Workload(7);
-        int snapshotRows = 150_000;
+        int snapshotRows = 60_000;
         try (Connection c = pipeline.sourceConnection()) {
             workload.preload(c, 100);
             preloadBulk(c, snapshotRows);

@@ -1,8 +1,5 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.codec.EncodedMessage;
-import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
@@ -10,6 +7,7 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.testutil.PartitionRecords;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.SinkTarget;
 import io.cdcconnect.sink.testutil.TaskDriver;
@@ -54,18 +52,6 @@ class DdlAcrossPartitionsTest {
         target.close();
     }
 
-    private static List<SinkRecord> records(int partition, List<ChangeEvent> events) {
-        EventEncoder encoder = EventEncoders.create("canal-json", Map.of());
-        List<SinkRecord> out = new ArrayList<>();
-        long offset = 0;
-        for (ChangeEvent e : events) {
-            for (EncodedMessage m : encoder.encode(TaskDriver.TOPIC, e)) {
-                out.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++));
-            }
-        }
-        return out;
-    }
-
     @Test
     void aDropColumnWaitsForALaggingPartitionsOlderRowsAndASilentPartition() throws Exception {
         TableInfo before = TableInfo.of(source.name(), "items", List.of(
@@ -88,9 +74,9 @@ class DdlAcrossPartitionsTest {
                 RowChange.insert(before, new Object[]{5L, "old", 7}, Rows.ts(1_005)),
                 RowChange.update(before, new Object[]{5L, "old", 7}, new Object[]{5L, "old", 8}, Rows.ts(1_900)),
                 RowChange.insert(after, new Object[]{12L, "new"}, Rows.ts(2_012)));
-        List<SinkRecord> r0 = records(0, p0);
-        List<SinkRecord> r1 = records(1, p1);
-        List<SinkRecord> r2 = records(2, p2);
+        List<SinkRecord> r0 = PartitionRecords.of("canal-json", Map.of(), 0, p0);
+        List<SinkRecord> r1 = PartitionRecords.of("canal-json", Map.of(), 1, p1);
+        List<SinkRecord> r2 = PartitionRecords.of("canal-json", Map.of(), 2, p2);
         List<TopicPartition> tps = new ArrayList<>();
         for (int p = 0; p < 4; p++) tps.add(new TopicPartition(TaskDriver.TOPIC, p));
         try (TaskDriver driver = new TaskDriver(Map.of("input.format", "canal-json", "schema.map",

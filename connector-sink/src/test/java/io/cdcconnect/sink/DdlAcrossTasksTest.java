@@ -1,20 +1,15 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.codec.EncodedMessage;
-import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
-import io.cdcconnect.codec.KafkaHeaders;
-import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.testutil.PartitionRecords;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.SinkTarget;
 import io.cdcconnect.sink.testutil.TaskDriver;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,21 +51,6 @@ class DdlAcrossTasksTest {
         checkpoints.close();
     }
 
-    private static List<SinkRecord> records(int partition, List<ChangeEvent> events) {
-        EventEncoder encoder = EventEncoders.create("canal-json", Map.of());
-        List<SinkRecord> out = new ArrayList<>();
-        long offset = 0;
-        for (ChangeEvent e : events) {
-            for (EncodedMessage m : encoder.encode(TaskDriver.TOPIC, e)) {
-                ConnectHeaders headers = new ConnectHeaders();
-                if (e instanceof DdlChange) headers.addString(KafkaHeaders.DDL_PARTITIONS, "4");
-                out.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++, null,
-                        org.apache.kafka.common.record.TimestampType.NO_TIMESTAMP_TYPE, headers));
-            }
-        }
-        return out;
-    }
-
     private TaskDriver task(int... partitions) {
         TaskDriver d = new TaskDriver(Map.of("name", "across-" + target.name(), "ddl.checkpoint.database",
                 checkpoints.name(), "schema.map", source.name() + "=" + target.name()));
@@ -87,10 +67,10 @@ class DdlAcrossTasksTest {
                 Rows.ts(2_000));
         Map<Integer, List<SinkRecord>> parts = new HashMap<>();
         for (int p = 0; p < 4; p++) {
-            parts.put(p, records(p, List.of(
+            parts.put(p, PartitionRecords.of("canal-json", Map.of(), p, List.of(
                     RowChange.insert(t, new Object[]{(long) p, "before"}, Rows.ts(1_000 + p)),
                     truncate,
-                    RowChange.insert(t, new Object[]{10L + p, "after"}, Rows.ts(2_010 + p)))));
+                    RowChange.insert(t, new Object[]{10L + p, "after"}, Rows.ts(2_010 + p))), 4));
         }
         try (TaskDriver leading = task(0, 1); TaskDriver lagging = task(2, 3)) {
             List<SinkRecord> all01 = new ArrayList<>(parts.get(0));

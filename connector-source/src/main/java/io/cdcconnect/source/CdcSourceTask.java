@@ -68,7 +68,17 @@ public class CdcSourceTask extends SourceTask {
             lastOffset = context.offsetStorageReader().offset(Map.of("server", config.topicPrefix()));
         }
         debezium.initialize(context);
-        debezium.start(debeziumProps);
+        try {
+            debezium.start(debeziumProps);
+        } catch (RuntimeException e) {
+            // Connect may stop a task while it is still starting (a rebalance after the broker came back): Debezium's
+            // start then fails on what its stop tore down; the task is going away, not failing
+            if (!stopping) throw e;
+            // (the exception's message is not logged: Debezium's may list its whole configuration, passwords too)
+            LOG.info("Source task {} was stopped while Debezium was starting ({}): not an error", name,
+                    e.getClass().getSimpleName());
+            return;
+        }
         LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
                         + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
                 config.port(), config.outputFormat().configName(), config.topicPattern(),

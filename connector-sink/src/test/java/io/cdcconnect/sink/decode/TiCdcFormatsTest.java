@@ -1,14 +1,12 @@
 package io.cdcconnect.sink.decode;
 
-import io.cdcconnect.codec.EncodedMessage;
-import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
 import io.cdcconnect.testsupport.registry.SchemaRegistry;
 import io.cdcconnect.testsupport.servers.TestServers;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.testutil.PartitionRecords;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.TaskDriver;
 import io.cdcconnect.sink.testutil.SinkTarget;
@@ -72,18 +70,6 @@ class TiCdcFormatsTest {
         return events;
     }
 
-    private static List<SinkRecord> records(EventEncoder encoder, List<ChangeEvent> events) {
-        List<EncodedMessage> messages = new ArrayList<>();
-        for (ChangeEvent e : events) messages.addAll(encoder.encode(TaskDriver.TOPIC, e));
-        messages.addAll(encoder.flush());
-        List<SinkRecord> records = new ArrayList<>();
-        long offset = 0;
-        for (EncodedMessage m : messages) {
-            records.add(new SinkRecord(TaskDriver.TOPIC, 0, null, m.key(), null, m.value(), offset++));
-        }
-        return records;
-    }
-
     @Test
     void openProtocolBatchesAndDdlAreApplied() throws Exception {
         List<ChangeEvent> events = history();
@@ -93,7 +79,7 @@ class TiCdcFormatsTest {
                 io.cdcconnect.codec.model.ColumnInfo.of("extra", io.cdcconnect.codec.model.MySqlType.LONG,
                         io.cdcconnect.codec.model.ColumnFlags.NULLABLE)));
         events.add(RowChange.insert(wider, new Object[]{100L, "after-ddl", 7L}, Rows.ts(5_001)));
-        List<SinkRecord> records = records(EventEncoders.create("open-protocol", Map.of()), events);
+        List<SinkRecord> records = PartitionRecords.of("open-protocol", Map.of(), 0, events);
         assertTrue(records.size() < events.size(), "rows travel in batches");
         try (TaskDriver driver = new TaskDriver(Map.of("input.format", "open-protocol", "schema.map",
                 source.name() + "=" + target.name()))) {
@@ -103,19 +89,6 @@ class TiCdcFormatsTest {
         assertEquals(40, target.count("items"));
         assertEquals(List.of(List.of("five")), target.query("SELECT v FROM items WHERE id = 5"));
         assertEquals(List.of(List.of("after-ddl", "7")), target.query("SELECT v, extra FROM items WHERE id = 100"));
-    }
-
-    private static List<SinkRecord> partitionRecords(int partition, List<ChangeEvent> events) {
-        EventEncoder encoder = EventEncoders.create("open-protocol", Map.of("max-batch-size", "2"));
-        List<EncodedMessage> messages = new ArrayList<>();
-        for (ChangeEvent e : events) messages.addAll(encoder.encode(TaskDriver.TOPIC, e));
-        messages.addAll(encoder.flush());
-        List<SinkRecord> records = new ArrayList<>();
-        long offset = 0;
-        for (EncodedMessage m : messages) {
-            records.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++));
-        }
-        return records;
     }
 
     @Test
@@ -134,8 +107,8 @@ class TiCdcFormatsTest {
         for (long id = 6; id <= 9; id++) p1.add(RowChange.insert(before, new Object[]{id, "old", id}, Rows.ts(1_000 + id)));
         p1.add(drop);
         for (long id = 20; id <= 21; id++) p1.add(RowChange.insert(table, new Object[]{id, "new"}, Rows.ts(2_000 + id)));
-        List<SinkRecord> r0 = partitionRecords(0, p0);
-        List<SinkRecord> r1 = partitionRecords(1, p1);
+        List<SinkRecord> r0 = PartitionRecords.of("open-protocol", Map.of("max-batch-size", "2"), 0, p0);
+        List<SinkRecord> r1 = PartitionRecords.of("open-protocol", Map.of("max-batch-size", "2"), 1, p1);
         org.apache.kafka.common.TopicPartition tp0 = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 0);
         org.apache.kafka.common.TopicPartition tp1 = new org.apache.kafka.common.TopicPartition(TaskDriver.TOPIC, 1);
         try (TaskDriver driver = new TaskDriver(Map.of("input.format", "open-protocol", "schema.map",
@@ -167,7 +140,7 @@ class TiCdcFormatsTest {
     @Test
     void avroRecordsAreUpsertedAndTombstonesDelete() throws Exception {
         String url = registry().url();
-        List<SinkRecord> records = records(EventEncoders.create("avro", Map.of("schema-registry", url)), history());
+        List<SinkRecord> records = PartitionRecords.of("avro", Map.of("schema-registry", url), 0, history());
         try (TaskDriver driver = new TaskDriver(Map.of("input.format", "avro", "schema.registry.url", url,
                 "safe.mode", "never", "schema.map", source.name() + "=" + target.name()))) {
             driver.putRecords(records);

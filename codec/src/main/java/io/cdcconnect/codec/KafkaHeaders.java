@@ -9,8 +9,9 @@ public final class KafkaHeaders {
     }
 
     /**
-     * On a message carrying a DDL statement that went to several partitions of its topic: how many (a decimal
-     * number). The sink runs such a statement once, after every one of those partitions has passed it.
+     * On a message carrying a DDL statement: to how many partitions of its topic the statement went (a decimal
+     * number). 1 means the partition holds every row of the statement's table, so the sink runs it at once; more, and
+     * the sink runs it once, after every one of those partitions has passed it.
      */
     public static final String DDL_PARTITIONS = "cdc-connect.ddl.partitions";
 }

@@ -263,7 +263,7 @@ public final class CdcSinkTask extends SinkTask {
         String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : v.toString();
         try {
             int n = Integer.parseInt(text.trim());
-            return n > 1 && n <= 100_000 ? n : 0;
+            return n >= 1 && n <= 100_000 ? n : 0;
         } catch (NumberFormatException e) {
             return 0; // not ours to trust: the statement is then run as if no other task had a copy
         }

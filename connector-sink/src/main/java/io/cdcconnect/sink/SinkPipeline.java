@@ -327,6 +327,11 @@ public final class SinkPipeline implements AutoCloseable {
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
                 String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+                if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
+                    // the producer sent it only here, where every row of its table is: nothing to wait for
+                    applyDdl(ddl, partition, offset, Map.of());
+                    continue;
+                }
                 if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
                     // the rest of this record, and every later record of the partition, waits for the statement
                     hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow, 0);

@@ -174,9 +174,10 @@ public class CdcSourceTask extends SourceTask {
     }
 
     /**
-     * A message with a DDL statement that went to several partitions of its topic says how many
-     * ({@link io.cdcconnect.codec.KafkaHeaders#DDL_PARTITIONS}), so that the sink's tasks run it once, after all of
-     * them; null otherwise.
+     * A message with a DDL statement says to how many partitions of its topic the statement went
+     * ({@link io.cdcconnect.codec.KafkaHeaders#DDL_PARTITIONS}): the sink runs one that went to one partition (its
+     * table's, which holds all its rows) at once, and one that went to several once, after all of them; null for
+     * other messages.
      */
     private static org.apache.kafka.connect.header.ConnectHeaders headers(List<Outgoing> events, Message m) {
         for (int i : m.events()) {
@@ -185,7 +186,7 @@ public class CdcSourceTask extends SourceTask {
             for (Outgoing o : events) {
                 if (o.event() == ddl && o.topic().equals(m.topic())) copies++;
             }
-            if (copies < 2) return null;
+            if (copies < 1) return null;
             org.apache.kafka.connect.header.ConnectHeaders h = new org.apache.kafka.connect.header.ConnectHeaders();
             h.addString(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS, Integer.toString(copies));
             return h;

@@ -124,7 +124,7 @@ class MessageOffsetsTest {
     }
 
     @Test
-    void aDdlSentToSeveralPartitionsSaysHowManyInAHeaderAndRowsCarryNone() {
+    void aDdlSaysToHowManyPartitionsItWentAndRowsCarryNoHeader() {
         List<Outgoing> events = interleaved(6);
         try (GroupEncoder enc = new GroupEncoder(2, 1 << 20, 7,
                 () -> EventEncoders.create(EventEncoders.CANAL_JSON, Map.of()), false, false, true)) {

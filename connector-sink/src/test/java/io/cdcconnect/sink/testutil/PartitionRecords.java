@@ -26,7 +26,7 @@ public final class PartitionRecords {
     }
 
     /**
-     * As {@link #of(String, Map, int, List)}; with {@code ddlCopies} above 1 every DDL record says, as cdc-connect's
+     * As {@link #of(String, Map, int, List)}; with {@code ddlCopies} of 1 or more every DDL record says, as cdc-connect's
      * source does, to how many partitions its statement went ({@link KafkaHeaders#DDL_PARTITIONS}).
      */
     public static List<SinkRecord> of(String format, Map<String, String> options, int partition,
@@ -38,7 +38,7 @@ public final class PartitionRecords {
             List<EncodedMessage> messages = new ArrayList<>(encoder.encode(TaskDriver.TOPIC, e));
             for (EncodedMessage m : messages) {
                 ConnectHeaders headers = new ConnectHeaders();
-                if (e instanceof DdlChange && ddlCopies > 1) {
+                if (e instanceof DdlChange && ddlCopies >= 1) {
                     headers.addString(KafkaHeaders.DDL_PARTITIONS, Integer.toString(ddlCopies));
                 }
                 out.add(new SinkRecord(TaskDriver.TOPIC, partition, null, m.key(), null, m.value(), offset++, null,

@@ -95,6 +95,8 @@ public final class SinkPipeline implements AutoCloseable {
     private int pollsWhileWaiting;
     /** Tables whose replayed rows of an older shape were reported once. */
     private final Set<String> replayWarned = new java.util.HashSet<>();
+    /** Per topic, the last statement released by the barrier: a copy of it that comes later has run. */
+    private final Map<String, String> lastReleased = new HashMap<>();
     private PartitionControl partitionControl = PartitionControl.NONE;
     private volatile RejectedRows rejectedRows = RejectedRows.NONE;
     private final ArrayDeque<Pending> backlog = new ArrayDeque<>();
@@ -327,6 +329,12 @@ public final class SinkPipeline implements AutoCloseable {
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange ddl) {
                 String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+                if (key.equals(lastReleased.get(topic))) {
+                    // a copy from a partition that had passed the statement before its copy came: it ran
+                    LOG.debug("Late copy of the DDL at {} skipped: it ran when every partition had passed it",
+                            currentOrigin);
+                    continue;
+                }
                 if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
                     // the producer sent it only here, where every row of its table is: nothing to wait for
                     applyDdl(ddl, partition, offset, Map.of());
@@ -381,7 +389,7 @@ public final class SinkPipeline implements AutoCloseable {
             if (o >= 0) copies.put(p, o);
         });
         boolean run = true;
-        if (held.copies > copies.size() && coordinator.enabled()) {
+        if (held.copies > passed.size() && coordinator.enabled()) {
             // copies went to partitions of other tasks too: all of them must pass it, and one task runs it
             DdlCoordinator.State state = coordinate(topic, held, copies);
             if (state == DdlCoordinator.State.WAIT) return;
@@ -389,6 +397,7 @@ public final class SinkPipeline implements AutoCloseable {
         }
         heldDdls.remove(topic);
         barrier.release(topic);
+        lastReleased.put(topic, DdlBarrier.key(held.ddl.commitTs(), held.ddl.schema(), held.ddl.query()));
         applyDdl(held.ddl, held.partition, held.offset, copies, run);
         if (run && held.arrived) {
             try {
@@ -414,11 +423,13 @@ public final class SinkPipeline implements AutoCloseable {
         try {
             if (!held.arrived) {
                 drainBeforeDdl(held.partition, held.offset);
-                coordinator.arrive(topic, held.id, copies.keySet());
+                // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
+                // that passed it otherwise would never be counted, and every task would wait for good)
+                coordinator.arrive(topic, held.id, barrier.passed(topic).keySet());
                 held.arrived = true;
                 held.coordinatedSince = now;
                 LOG.info("The DDL at {}@{} reached {} of its {} partitions on this task; waiting for the other tasks'",
-                        held.partition, held.offset, copies.size(), held.copies);
+                        held.partition, held.offset, barrier.passed(topic).size(), held.copies);
             } else if (now - held.lastAsked < 500) {
                 return DdlCoordinator.State.WAIT;
             }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A TRUNCATE sent to all four partitions of a topic (as cdc-connect's source does under a rule that spreads a table's
@@ -101,6 +102,59 @@ class DdlAcrossTasksTest {
                 "the statement ran once, after every row before it and before every row after it");
         assertEquals(List.of(List.of("4", "1")), checkpoints.query(
                 "SELECT (SELECT COUNT(*) FROM ddl_barrier), (SELECT SUM(done) FROM ddl_run)"));
+    }
+
+    /**
+     * A partition that passes the statement without its copy (it stayed silent) counts as arrived; its copy, coming
+     * after the statement ran, is not run again. Before, only partitions that delivered their copy were counted, so
+     * the count never completed and every task waited (WorkerCrashTest's full run found it).
+     */
+    @Test
+    void aSilentPartitionCountsAsArrivedAndItsLateCopyDoesNotRunTheStatementAgain() throws Exception {
+        TableInfo t = Rows.idValue(source.name(), "items");
+        DdlChange truncate = new DdlChange(source.name(), "items", "TRUNCATE TABLE items", DdlChange.Kind.TRUNCATE,
+                Rows.ts(2_000));
+        Map<Integer, List<SinkRecord>> parts = new HashMap<>();
+        for (int p = 0; p < 3; p++) {
+            parts.put(p, PartitionRecords.of("canal-json", Map.of(), p, List.of(
+                    RowChange.insert(t, new Object[]{(long) p, "before"}, Rows.ts(1_000 + p)),
+                    truncate,
+                    RowChange.insert(t, new Object[]{10L + p, "after"}, Rows.ts(2_010 + p))), 4));
+        }
+        // partition 3 stays silent until the statement ran, then brings its copy and a row after it
+        List<SinkRecord> late = PartitionRecords.of("canal-json", Map.of(), 3, List.of(truncate,
+                RowChange.insert(t, new Object[]{13L, "after"}, Rows.ts(2_013))), 4);
+        try (TaskDriver first = task(0, 1); TaskDriver second = task(2, 3)) {
+            List<SinkRecord> all01 = new ArrayList<>(parts.get(0));
+            all01.addAll(parts.get(1));
+            first.putRecords(all01);
+            second.putRecords(parts.get(2));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline && !(committable(first, 3, 0, 1) && committable(second, 3, 2))) {
+                first.putRecords(List.of());
+                second.putRecords(List.of());
+                Thread.sleep(100);
+            }
+            assertTrue(committable(first, 3, 0, 1) && committable(second, 3, 2), "every record applied");
+            assertEquals(List.of(List.of("10"), List.of("11"), List.of("12")),
+                    target.query("SELECT id FROM items ORDER BY id"), "the statement ran with partition 3 silent");
+            second.putRecords(late);
+            deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline && !committable(second, 2, 3)) {
+                second.putRecords(List.of());
+                Thread.sleep(100);
+            }
+            assertTrue(committable(second, 2, 3), "the late records applied");
+        }
+        assertEquals(List.of(List.of("10"), List.of("11"), List.of("12"), List.of("13")),
+                target.query("SELECT id FROM items ORDER BY id"), "the late copy did not truncate again");
+    }
+
+    /** Whether Connect may commit {@code next} for each of {@code partitions}. */
+    private static boolean committable(TaskDriver d, long next, int... partitions) {
+        Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
+        for (int p : partitions) current.put(new TopicPartition(TaskDriver.TOPIC, p), new OffsetAndMetadata(next));
+        return d.task().preCommit(current).equals(current);
     }
 
     private static boolean applied(TaskDriver d, int... partitions) {

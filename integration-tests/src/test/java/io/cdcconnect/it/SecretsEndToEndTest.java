@@ -1,5 +1,6 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.Closeables;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.testsupport.connect.ConnectCluster;
@@ -130,17 +131,7 @@ class SecretsEndToEndTest {
 
     @AfterAll
     static void stop() {
-        try {
-            if (pipeline != null) pipeline.close();
-            if (connect != null) connect.close();
-        } finally {
-            try {
-                if (db != null) db.close();
-                if (registry != null) registry.close();
-            } finally {
-                if (logs != null) logs.close();
-            }
-        }
+        Closeables.closeAll(pipeline, connect, db, registry, logs);
     }
 
     @Test

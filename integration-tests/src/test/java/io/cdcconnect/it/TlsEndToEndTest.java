@@ -1,5 +1,6 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.Closeables;
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
@@ -92,17 +93,7 @@ class TlsEndToEndTest {
 
     @AfterAll
     static void stop() {
-        try {
-            if (pipeline != null) pipeline.close();
-            if (connect != null) connect.close();
-        } finally {
-            try {
-                if (db != null) db.close();
-                if (registry != null) registry.close();
-            } finally {
-                if (logs != null) logs.close();
-            }
-        }
+        Closeables.closeAll(pipeline, connect, db, registry, logs);
     }
 
     @Test

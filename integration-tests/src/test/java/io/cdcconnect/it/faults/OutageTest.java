@@ -5,6 +5,7 @@ import io.cdcconnect.it.Pipeline;
 import io.cdcconnect.it.PipelineProgress;
 import io.cdcconnect.it.TableComparison;
 import io.cdcconnect.it.Workload;
+import io.cdcconnect.testsupport.Closeables;
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
@@ -96,10 +97,7 @@ class OutageTest {
     @AfterAll
     static void stop() {
         LOG.info("outage figures:\n  {}", String.join("\n  ", figures));
-        if (pipeline != null) pipeline.close();
-        if (connect != null) connect.close();
-        if (targetServer != null) targetServer.close();
-        if (sourceServer != null) sourceServer.close();
+        Closeables.closeAll(pipeline, connect, targetServer, sourceServer);
     }
 
     @AfterEach

@@ -4,6 +4,7 @@ import io.cdcconnect.it.Pipeline;
 import io.cdcconnect.it.PipelineProgress;
 import io.cdcconnect.it.TableComparison;
 import io.cdcconnect.it.Workload;
+import io.cdcconnect.testsupport.Closeables;
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
@@ -59,9 +60,7 @@ class RebalanceTest {
 
     @AfterAll
     static void stop() {
-        if (pipeline != null) pipeline.close();
-        if (connect != null) connect.close();
-        if (db != null) db.close();
+        Closeables.closeAll(pipeline, connect, db);
     }
 
     @Test

@@ -256,9 +256,12 @@ public final class CdcSinkTask extends SinkTask {
      * its text.
      */
     static int ddlCopies(SinkRecord record, List<ChangeEvent> events) {
-        if (record.headers() == null || events.stream().noneMatch(e -> e instanceof DdlChange)) return 0;
+        // the header first: most records carry none, and this runs for every record
         org.apache.kafka.connect.header.Header h = record.headers().lastWithName(DdlCoordinator.COPIES_HEADER);
         if (h == null || h.value() == null) return 0;
+        boolean ddl = false;
+        for (ChangeEvent e : events) ddl |= e instanceof DdlChange;
+        if (!ddl) return 0;
         Object v = h.value();
         String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : v.toString();
         try {

@@ -119,18 +119,22 @@ public final class SinkPipeline implements AutoCloseable {
         final long offset;
         /** Partitions the producer sent the statement to (0: unknown). */
         final int copies;
+        /** {@link DdlBarrier#key}: copies of the statement share it. */
+        final String key;
+        /** The key's id in the coordinator's tables. */
         final String id;
         /** Whether this task recorded its partitions' arrival with the coordinator. */
         boolean arrived;
         long lastAsked;
         long coordinatedSince;
 
-        HeldDdl(DdlChange ddl, SourcePartition partition, long offset, int copies) {
+        HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies) {
             this.ddl = ddl;
+            this.key = key;
             this.partition = partition;
             this.offset = offset;
             this.copies = copies;
-            this.id = DdlCoordinator.id(DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query()));
+            this.id = DdlCoordinator.id(key);
         }
     }
 
@@ -286,7 +290,6 @@ public final class SinkPipeline implements AutoCloseable {
 
 
     private void route(Pending r) {
-        if (r.offset() < 0 && r.events().isEmpty()) return; // a placeholder for a partition held with nothing
         ArrayDeque<Held> held = stashed.get(r.partition());
         if (held != null) {
             // behind a DDL barrier (records fetched before the partition was paused)
@@ -307,17 +310,19 @@ public final class SinkPipeline implements AutoCloseable {
     private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
         currentOrigin = partition + "@" + offset;
         if (offset <= ddlCheckpoint.appliedThrough(partition)) {
-            // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet
-            metrics.replaySkipped();
+            // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
+            // empty rest of the DDL's own record, held behind it, only completes the record's offset)
+            if (!events.isEmpty()) metrics.replaySkipped();
             assembler.endRecord(partition, offset);
             return;
         }
         int rows = rowCount(events);
         long perRow = rows == 0 ? 0 : Math.max(1, bytes / rows);
         String topic = partition.topic();
+        boolean waiting = barrier.isPending(topic);
         for (int i = 0; i < events.size(); i++) {
             ChangeEvent e = events.get(i);
-            if (barrier.showsPassed(partition, e.commitTs(), e instanceof Watermark)) {
+            if (waiting && barrier.showsPassed(partition, e.commitTs(), e instanceof Watermark)) {
                 // committed after the statement waiting on the topic: this and what follows wait for it
                 barrier.passed(partition);
                 hold(partition, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow, ddlCopies);
@@ -343,7 +348,7 @@ public final class SinkPipeline implements AutoCloseable {
                 if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
                     // the rest of this record, and every later record of the partition, waits for the statement
                     hold(partition, offset, events.subList(i + 1, events.size()), rowsIn(events, i + 1) * perRow, 0);
-                    heldDdls.putIfAbsent(topic, new HeldDdl(ddl, partition, offset, ddlCopies));
+                    heldDdls.putIfAbsent(topic, new HeldDdl(ddl, key, partition, offset, ddlCopies));
                     releaseIfComplete(topic);
                     return;
                 }
@@ -369,6 +374,12 @@ public final class SinkPipeline implements AutoCloseable {
         partitionControl.pause(partition);
     }
 
+    /** Holds a partition that passed its topic's waiting DDL without delivering anything. */
+    private void holdEmpty(SourcePartition partition) {
+        stashed.put(partition, new ArrayDeque<>());
+        partitionControl.pause(partition);
+    }
+
     /** Runs a topic's held DDL once every assigned partition has passed it, then replays what it held back. */
     private void releaseIfComplete(String topic) {
         if (!barrier.complete(topic)) return;
@@ -391,13 +402,13 @@ public final class SinkPipeline implements AutoCloseable {
         boolean run = true;
         if (held.copies > passed.size() && coordinator.enabled()) {
             // copies went to partitions of other tasks too: all of them must pass it, and one task runs it
-            DdlCoordinator.State state = coordinate(topic, held, copies);
+            DdlCoordinator.State state = coordinate(topic, held);
             if (state == DdlCoordinator.State.WAIT) return;
             run = state == DdlCoordinator.State.RUN;
         }
         heldDdls.remove(topic);
         barrier.release(topic);
-        lastReleased.put(topic, DdlBarrier.key(held.ddl.commitTs(), held.ddl.schema(), held.ddl.query()));
+        lastReleased.put(topic, held.key);
         applyDdl(held.ddl, held.partition, held.offset, copies, run);
         if (run && held.arrived) {
             try {
@@ -418,7 +429,7 @@ public final class SinkPipeline implements AutoCloseable {
      * arrival recorded first; then the coordinator is asked at most every 500 ms. Past {@code ddl.barrier.timeout.ms}
      * the task runs it itself, with a warning.
      */
-    private DdlCoordinator.State coordinate(String topic, HeldDdl held, Map<SourcePartition, Long> copies) {
+    private DdlCoordinator.State coordinate(String topic, HeldDdl held) {
         long now = System.currentTimeMillis();
         try {
             if (!held.arrived) {
@@ -470,7 +481,7 @@ public final class SinkPipeline implements AutoCloseable {
                 for (SourcePartition p : barrier.missing(topic)) {
                     if (now - Math.max(since, lastDelivery.getOrDefault(p, 0L)) < IDLE_MILLIS) continue;
                     barrier.passed(p);
-                    hold(p, -1, List.of(), 0, 0);
+                    holdEmpty(p);
                 }
             }
             if (!barrier.complete(topic) && now - barrier.waitingSince(topic) > config.ddlBarrierTimeoutMs()) {
@@ -482,7 +493,7 @@ public final class SinkPipeline implements AutoCloseable {
                         CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, missing);
                 for (SourcePartition p : missing) {
                     barrier.passed(p);
-                    if (!stashed.containsKey(p)) hold(p, -1, List.of(), 0, 0);
+                    if (!stashed.containsKey(p)) holdEmpty(p);
                 }
             }
             releaseIfComplete(topic);

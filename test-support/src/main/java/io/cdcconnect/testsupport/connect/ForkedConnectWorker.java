@@ -157,53 +157,53 @@ final class ForkedConnectWorker implements AutoCloseable {
         LOG.info("Kafka broker started again at {}", kafka.bootstrapServers());
     }
 
+    /** One question to a worker's MBean server. */
+    @FunctionalInterface
+    private interface JmxQuery {
+        void ask(MBeanServerConnection server) throws IOException, javax.management.JMException;
+    }
+
+    /** Asks {@code query} of every running worker's MBean server. */
+    private void eachWorkersJmx(JmxQuery query) {
+        for (Worker w : workers) {
+            try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(
+                    "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi"))) {
+                query.ask(c.getMBeanServerConnection());
+            } catch (IOException | javax.management.JMException e) {
+                throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
+            }
+        }
+    }
+
     /**
      * The value (gauges) or count (counters) of each MBean in {@code domain} whose name contains {@code containing},
      * summed over every running worker, keyed by the MBean's {@code name} key property.
      */
     Map<String, Double> metrics(String domain, String containing) {
         Map<String, Double> out = new TreeMap<>();
-        for (Worker w : workers) {
-            JMXServiceURL url;
-            try {
-                url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi");
-            } catch (java.net.MalformedURLException e) {
-                throw new IllegalStateException(e);
-            }
-            try (JMXConnector c = JMXConnectorFactory.connect(url)) {
-                MBeanServerConnection server = c.getMBeanServerConnection();
-                for (ObjectName n : server.queryNames(new ObjectName(domain + ":*"), null)) {
-                    if (!n.getCanonicalName().contains(containing)) continue;
-                    for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
-                        if (!a.getName().equals("Count") && !a.getName().equals("Value")) continue;
-                        if (server.getAttribute(n, a.getName()) instanceof Number num) {
-                            String key = n.getKeyProperty("name") != null ? n.getKeyProperty("name")
-                                    : n.getCanonicalName();
-                            out.merge(key, num.doubleValue(), Double::sum);
-                        }
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(domain + ":*"), null)) {
+                if (!n.getCanonicalName().contains(containing)) continue;
+                for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
+                    if (!a.getName().equals("Count") && !a.getName().equals("Value")) continue;
+                    if (server.getAttribute(n, a.getName()) instanceof Number num) {
+                        String key = n.getKeyProperty("name") != null ? n.getKeyProperty("name") : n.getCanonicalName();
+                        out.merge(key, num.doubleValue(), Double::sum);
                     }
                 }
-            } catch (IOException | javax.management.JMException e) {
-                throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
             }
-        }
+        });
         return out;
     }
 
     /** The value of {@code attribute} of every MBean matching {@code pattern}, over the running workers. */
     List<Object> attributes(String pattern, String attribute) {
         List<Object> out = new ArrayList<>();
-        for (Worker w : workers) {
-            try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(
-                    "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi"))) {
-                MBeanServerConnection server = c.getMBeanServerConnection();
-                for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
-                    out.add(server.getAttribute(n, attribute));
-                }
-            } catch (IOException | javax.management.JMException e) {
-                throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
+                out.add(server.getAttribute(n, attribute));
             }
-        }
+        });
         return out;
     }
 

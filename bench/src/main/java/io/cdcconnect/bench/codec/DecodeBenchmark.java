@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.bench;
+package io.cdcconnect.bench.codec;
 
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.avro.AvroDecoder;

@@ -1,8 +1,8 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
-import io.cdcconnect.it.bench.SysbenchWorkload.Change;
-import io.cdcconnect.it.bench.SysbenchWorkload.Kind;
-import io.cdcconnect.it.bench.SysbenchWorkload.Txn;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Change;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Kind;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Txn;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;

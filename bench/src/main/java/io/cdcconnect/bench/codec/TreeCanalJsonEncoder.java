@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.bench;
+package io.cdcconnect.bench.codec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

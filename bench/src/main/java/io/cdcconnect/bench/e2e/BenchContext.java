@@ -1,4 +1,4 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;

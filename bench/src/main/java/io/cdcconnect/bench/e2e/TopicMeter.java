@@ -1,4 +1,4 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

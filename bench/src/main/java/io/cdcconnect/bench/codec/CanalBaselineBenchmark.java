@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.bench;
+package io.cdcconnect.bench.codec;
 
 import io.cdcconnect.codec.canal.CanalJsonEncoder;
 import io.cdcconnect.codec.canal.CanalJsonOptions;

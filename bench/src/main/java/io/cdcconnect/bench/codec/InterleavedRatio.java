@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.bench;
+package io.cdcconnect.bench.codec;
 
 import io.cdcconnect.codec.canal.CanalJsonEncoder;
 import io.cdcconnect.codec.canal.CanalJsonOptions;
@@ -13,7 +13,7 @@ import java.lang.management.ThreadMXBean;
  * ~20 ms on one thread and counts this thread's CPU time for each, so both see the same conditions; it prints rows
  * per CPU-second and their ratio.
  *
- * <p>Run: {@code java -cp <bench classpath> io.cdcconnect.codec.bench.InterleavedRatio [seconds]}
+ * <p>Run: {@code java -cp <bench classpath> io.cdcconnect.bench.codec.InterleavedRatio [seconds]}
  */
 public final class InterleavedRatio {
 

@@ -1,4 +1,4 @@
-package io.cdcconnect.codec.bench;
+package io.cdcconnect.bench.codec;
 
 import io.cdcconnect.codec.EventEncoders;
 import io.cdcconnect.codec.group.EncoderGroup;
@@ -19,8 +19,8 @@ import java.util.Map;
  * and takes them back in order; wall-clock time is summed per group. Prints rows per second of each and their
  * ratio.
  *
- * <p>Run: {@code mvn -B -q -Pbench -pl codec -DskipTests test-compile exec:exec
- * -Dbench.main=io.cdcconnect.codec.bench.InterleavedGroupRatio -Djmh.args=30} (seconds of measurement).
+ * <p>Run: {@code mvn -B -q -Pbench -pl bench -am -DskipTests package exec:exec
+ * -Dbench.main=io.cdcconnect.bench.codec.InterleavedGroupRatio -Djmh.args=30} (seconds of measurement).
  */
 public final class InterleavedGroupRatio {
 

@@ -1,4 +1,4 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static io.cdcconnect.it.bench.BenchContext.MARKER_TABLE;
-import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
-import static io.cdcconnect.it.bench.BenchContext.say;
+import static io.cdcconnect.bench.e2e.BenchContext.MARKER_TABLE;
+import static io.cdcconnect.bench.e2e.BenchContext.SOURCE_DB;
+import static io.cdcconnect.bench.e2e.BenchContext.say;
 
 /**
  * The end-to-end benchmark of {@code BENCHMARKS.md}, source and sink, each against its Debezium baseline in the same
@@ -56,14 +56,14 @@ public final class EndToEndBenchmark {
     static int run(BenchOptions o) throws Exception {
         long start = System.nanoTime();
         String command = System.getProperty("bench.command", "EndToEndBenchmark " + o.commandLine()).trim();
-        Path work = Path.of(System.getProperty("cdc.work.dir", "integration-tests/target/bench-work"));
+        Path work = Path.of(System.getProperty("cdc.work.dir", "bench/target/bench-work"));
         Path ourPlugins = Pipeline.pluginDir();
-        Path dbzPlugins = Path.of(System.getProperty("cdc.bench.plugin.dir", "integration-tests/target/bench-plugins"));
+        Path dbzPlugins = Path.of(System.getProperty("cdc.bench.plugin.dir", "bench/target/bench-plugins"));
         List<String> notes = new ArrayList<>();
         Set<String> skip = new LinkedHashSet<>(o.skip());
         if (!Files.isDirectory(dbzPlugins.resolve("debezium-connector-mariadb"))
                 || !Files.isDirectory(dbzPlugins.resolve("debezium-connector-jdbc"))) {
-            notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Dcdc.e2e.bench): the Debezium"
+            notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Pbench): the Debezium"
                     + " baselines and the Debezium-input variant did not run.");
             skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin"));
         }

@@ -1,8 +1,8 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import io.cdcconnect.it.ConnectorConfigFiles;
-import io.cdcconnect.it.bench.TopicMeter.Format;
+import io.cdcconnect.bench.e2e.TopicMeter.Format;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import static io.cdcconnect.it.bench.BenchContext.MARKER_TABLE;
-import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
-import static io.cdcconnect.it.bench.BenchContext.say;
+import static io.cdcconnect.bench.e2e.BenchContext.MARKER_TABLE;
+import static io.cdcconnect.bench.e2e.BenchContext.SOURCE_DB;
+import static io.cdcconnect.bench.e2e.BenchContext.say;
 
 /**
  * Binlog to Kafka. Every source connector snapshots the empty tables and is stopped; the workload then goes into the

@@ -1,4 +1,4 @@
-package io.cdcconnect.it.bench;
+package io.cdcconnect.bench.e2e;
 
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import io.cdcconnect.it.ConnectorConfigFiles;
@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-import static io.cdcconnect.it.bench.BenchContext.SOURCE_DB;
-import static io.cdcconnect.it.bench.BenchContext.say;
+import static io.cdcconnect.bench.e2e.BenchContext.SOURCE_DB;
+import static io.cdcconnect.bench.e2e.BenchContext.say;
 
 /**
  * Kafka to the target. Each variant drains the same topics (Canal-JSON from our source, Debezium envelopes from

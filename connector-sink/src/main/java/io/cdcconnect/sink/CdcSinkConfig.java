@@ -1,6 +1,8 @@
 package io.cdcconnect.sink;
 
 import io.cdcconnect.codec.CodecOptions;
+import io.cdcconnect.codec.WireFormat;
+import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dml.SafeMode;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -48,6 +50,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
     public static final String DDL_BARRIER_TIMEOUT_MS = "ddl.barrier.timeout.ms";
     public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
+    public static final String DDL_UNSUPPORTED = "ddl.unsupported";
     public static final String DDL_APPLY = "ddl.apply";
     public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
@@ -55,13 +58,16 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String STATEMENT_CACHE_SIZE = "statement.cache.size";
     public static final String TASK_COUNT = "task.count";
 
-    public static final List<String> INPUT_FORMATS = List.of("canal-json", "open-protocol", "avro", "debezium");
+    /** The formats the sink reads: every format of the registry, {@link WireFormat}. */
+    public static final List<String> INPUT_FORMATS = WireFormat.names(f -> true);
 
     private static final ConfigDef CONFIG_DEF = build();
 
     public CdcSinkConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
         schemaMap();
+        String mismatch = Dialects.mismatch(connectionUrl(), dialect());
+        if (mismatch != null) throw new ConfigException(DIALECT, dialect(), mismatch);
         try {
             CodecOptions.claimCheck(inputCodecOptions());
         } catch (IllegalArgumentException e) {
@@ -78,9 +84,11 @@ public final class CdcSinkConfig extends AbstractConfig {
         ConfigDef d = new ConfigDef();
         int o = 0;
         d.define(CONNECTION_URL, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, new JdbcUrlValidator(),
-                Importance.HIGH, "JDBC URL of the target MySQL, MariaDB or TiDB server, e.g. "
-                        + "jdbc:mysql://host:3306/ (MySQL Connector/J syntax). The sink adds the driver settings it "
-                        + "needs (server-side prepared statements, UTF-8); a database in the URL is not required. "
+                Importance.HIGH, "JDBC URL of the target: jdbc:mysql://host:3306/ for a MySQL, MariaDB or TiDB "
+                        + "server (MySQL Connector/J syntax; a database in the URL is not required), "
+                        + "jdbc:postgresql://host:5432/database for PostgreSQL (PgJDBC syntax; databases of the "
+                        + "stream become schemas of that database). The URL picks the dialect family. The sink adds "
+                        + "the driver settings it needs (server-side prepared statements, UTF-8). "
                         + "A password type: a URL may carry one (user:password@ or password=), so the value is hidden "
                         + "in logs and validation answers; error messages show it with passwords masked.",
                 GROUP_CONNECTION, ++o, Width.LONG, "JDBC URL");
@@ -90,9 +98,10 @@ public final class CdcSinkConfig extends AbstractConfig {
         d.define(CONNECTION_PASSWORD, Type.PASSWORD, null, Importance.HIGH,
                 "Password of connection.user. Never logged.", GROUP_CONNECTION, ++o, Width.MEDIUM, "Password");
         d.define(DIALECT, Type.STRING, "auto",
-                ConfigDef.ValidString.in("auto", "mariadb", "mysql57", "mysql8", "tidb"), Importance.LOW,
-                "SQL dialect of the target. auto reads SELECT VERSION(): MariaDB and TiDB by name, MySQL 8.0.20 and "
-                        + "later use a row alias in upserts, older MySQL uses VALUES(col).",
+                ConfigDef.ValidString.in(Dialects.names().toArray(new String[0])), Importance.LOW,
+                "SQL dialect of the target, within the family connection.url names. auto reads the server's "
+                        + "version: MariaDB and TiDB by name, MySQL 8.0.20 and later use a row alias in upserts, "
+                        + "older MySQL uses VALUES(col); a jdbc:postgresql: URL is postgresql.",
                 GROUP_CONNECTION, ++o, Width.SHORT, "Dialect");
         d.define(TIMESTAMP_TIME_ZONE, Type.STRING, "+00:00", new TimeZoneValidator(), Importance.MEDIUM,
                 "Session time_zone of every sink connection. TIMESTAMP values arrive as text without a zone and are "
@@ -103,11 +112,10 @@ public final class CdcSinkConfig extends AbstractConfig {
                 GROUP_CONNECTION, ++o, Width.SHORT, "TIMESTAMP time zone");
 
         o = 0;
-        d.define(INPUT_FORMAT, Type.STRING, "canal-json", ConfigDef.ValidString.in(INPUT_FORMATS.toArray(new String[0])),
-                Importance.HIGH, "Format of the records: canal-json (TiCDC Canal-JSON, byte[] or String values, "
-                        + "use ByteArrayConverter or StringConverter), open-protocol (TiCDC Open-protocol key/value "
-                        + "bytes), avro (TiCDC Avro in the Confluent wire format, needs schema.registry.url) or "
-                        + "debezium (Debezium change-event envelopes as Connect Structs from any converter).",
+        d.define(INPUT_FORMAT, Type.STRING, WireFormat.CANAL_JSON.configName(),
+                ConfigDef.ValidString.in(INPUT_FORMATS.toArray(new String[0])), Importance.HIGH,
+                "Format of the records: " + WireFormat.describe(f -> true) + ". A format that needs a schema "
+                        + "registry reads it from " + SCHEMA_REGISTRY_URL + ".",
                 GROUP_INPUT, ++o, Width.MEDIUM, "Input format");
         d.define(SCHEMA_REGISTRY_URL, Type.PASSWORD, "", Importance.MEDIUM,
                 "Schema registry base URL (Confluent-compatible API) for input.format=avro. A password type: it "
@@ -205,6 +213,13 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "and ddl_run), so that it runs once, after every partition passed it. Needs CREATE, SELECT, "
                         + "INSERT, UPDATE and DELETE there. Empty turns both off.",
                 GROUP_APPLY, ++o, Width.MEDIUM, "DDL checkpoint database");
+        d.define(DDL_UNSUPPORTED, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip"), Importance.LOW,
+                "What a DDL statement does that the target has no translation for (PostgreSQL translates CREATE "
+                        + "TABLE, ADD/DROP/MODIFY/CHANGE COLUMN, indexes, TRUNCATE, DROP TABLE, RENAME TABLE and "
+                        + "databases as schemas; MySQL-family targets run every statement as it is): fail stops the "
+                        + "task naming the statement, so it can be applied by hand; skip logs a warning and counts it "
+                        + "in cdc.sink.ddl.unsupported.",
+                GROUP_APPLY, ++o, Width.SHORT, "Unsupported DDL");
         d.define(CONNECTION_SOCKET_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "Longest the sink waits for the target to answer one statement before it treats the connection as "
                         + "lost (then retried). DDL statements run without this limit (an ALTER TABLE may take hours). "
@@ -254,22 +269,21 @@ public final class CdcSinkConfig extends AbstractConfig {
         }
     }
 
-    /** A MySQL Connector/J URL: the driver the sink bundles. */
+    /** A URL one of the dialect families serves (the drivers the sink bundles). */
     private static final class JdbcUrlValidator implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {
             String url = value instanceof Password p ? p.value() : value == null ? "" : value.toString();
             url = url == null ? "" : url.trim();
-            if (!url.startsWith("jdbc:mysql:") && !url.startsWith("jdbc:mysql+srv:")) {
+            if (Dialects.familyOf(url) == null) {
                 // the value is not echoed: a URL may hold a password
-                throw new ConfigException(name + " must be a MySQL Connector/J URL starting with jdbc:mysql:// "
-                        + "(MariaDB and TiDB servers are reached through it too)");
+                throw new ConfigException(name + ": " + Dialects.describeUrls());
             }
         }
 
         @Override
         public String toString() {
-            return "jdbc:mysql://host:port/[database][?options]";
+            return "jdbc:mysql://host:port/[database][?options] or jdbc:postgresql://host:port/database[?options]";
         }
     }
 
@@ -288,6 +302,11 @@ public final class CdcSinkConfig extends AbstractConfig {
         return p == null ? null : p.value();
     }
 
+    /** {@code ddl.unsupported=skip}. */
+    public boolean ddlUnsupportedSkip() {
+        return getString(DDL_UNSUPPORTED).equals("skip");
+    }
+
     public String dialect() {
         return getString(DIALECT);
     }
@@ -298,6 +317,11 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public String inputFormat() {
         return getString(INPUT_FORMAT);
+    }
+
+    /** {@link #inputFormat()} as the registry declares it. */
+    public WireFormat inputWireFormat() {
+        return WireFormat.named(inputFormat());
     }
 
     /** The registry URL, which may hold user:password@: do not log it. */

@@ -3,6 +3,8 @@ package io.cdcconnect.sink;
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlCheckpoint;
+import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigDef;
@@ -17,7 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Applies TiCDC-compatible change topics (and Debezium envelopes) to MySQL, MariaDB or TiDB. */
+/** Applies TiCDC-compatible change topics (and Debezium envelopes) to MySQL, MariaDB, TiDB or PostgreSQL. */
 public final class CdcSinkConnector extends SinkConnector {
 
     private static final Logger LOG = LoggerFactory.getLogger(CdcSinkConnector.class);
@@ -65,9 +67,10 @@ public final class CdcSinkConnector extends SinkConnector {
         String connector = connectorConfig.getOrDefault("name", "cdc-sink");
         Map<SourcePartition, Long> next = new HashMap<>();
         offsets.forEach((tp, o) -> next.put(new SourcePartition(tp.topic(), tp.partition()), o));
-        try (HikariDataSource ds = DataSources.create(config.connectionUrl(), config.connectionUser(),
-                config.connectionPassword(), 1, config.timestampTimeZone(), "cdc-sink-" + connector + "-offsets")) {
-            DdlCheckpoint.rewind(ds, config.ddlCheckpointDatabase(), connector, next);
+        SqlDialect dialect = Dialects.forUrl(config.connectionUrl());
+        try (HikariDataSource ds = DataSources.create(dialect, config.connectionUrl(), config.connectionUser(),
+                config.connectionPassword(), 1, config.timestampTimeZone(), "cdc-sink-" + connector + "-offsets", 0)) {
+            DdlCheckpoint.rewind(ds, dialect, config.ddlCheckpointDatabase(), connector, next);
         } catch (java.sql.SQLException | RuntimeException e) {
             throw new ConnectException("cannot rewind the DDL checkpoint of " + connector + " in "
                     + DataSources.redact(config.connectionUrl()) + ": " + e.getMessage(), e);

@@ -79,7 +79,8 @@ public final class CdcSinkTask extends SinkTask {
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = taskId(props, connector);
         decoder = RecordDecoders.forConfig(config);
-        decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs());
+        // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
+        decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
         metrics = SinkMetrics.jmx(connector, taskId);
         try {
             reporter = context != null ? context.errantRecordReporter() : null;

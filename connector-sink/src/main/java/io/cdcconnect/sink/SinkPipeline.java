@@ -11,10 +11,9 @@ import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.DdlApplier;
 import io.cdcconnect.sink.apply.DdlCheckpoint;
 import io.cdcconnect.sink.apply.DdlCoordinator;
-import io.cdcconnect.sink.apply.SqlErrors;
 import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
-import io.cdcconnect.sink.apply.ServerLimits;
+import io.cdcconnect.sink.dialect.ServerLimits;
 import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.TransactionApplier;
 import io.cdcconnect.sink.apply.WorkItem;
@@ -138,50 +137,49 @@ public final class SinkPipeline implements AutoCloseable {
         }
     }
 
-    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource, String connector)
-            throws SQLException {
+    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource, SqlDialect dialect,
+                         ServerLimits limits, String connector) {
         this.config = config;
         this.metrics = metrics;
         this.dataSource = dataSource;
         this.schemaMap = config.schemaMap();
-        // Avro without TiCDC's extension cannot tell an update from an insert: every write must be an upsert
-        this.safeMode = config.inputFormat().equals("avro") ? SafeMode.ALWAYS : config.safeMode();
+        // A format that cannot tell an update from an insert (Avro) makes every write an upsert
+        this.safeMode = config.inputWireFormat().tellsUpdatesFromInserts() ? config.safeMode() : SafeMode.ALWAYS;
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
-        this.retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs());
-        this.shapes = new ShapeResolver(dataSource, schemaMap, retry, metrics::retry);
-        this.ddlApplier = new DdlApplier(dataSource);
-        this.ddlCheckpoint = new DdlCheckpoint(dataSource, config.ddlCheckpointDatabase(), connector, retry, metrics::retry);
-        this.coordinator = new DdlCoordinator(dataSource, config.ddlCheckpointDatabase(), connector);
-        ServerLimits limits = ServerLimits.read(dataSource);
+        this.retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), dialect::retryable);
+        this.shapes = new ShapeResolver(dataSource, dialect, schemaMap, retry, metrics::retry);
+        this.ddlApplier = new DdlApplier(dataSource, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported);
+        this.ddlCheckpoint = new DdlCheckpoint(dataSource, dialect, config.ddlCheckpointDatabase(), connector, retry,
+                metrics::retry);
+        this.coordinator = new DdlCoordinator(dataSource, dialect, config.ddlCheckpointDatabase(), connector);
         this.serverVersion = limits.version();
-        SqlDialect dialect = Dialects.choose(config.dialect(), serverVersion);
         this.builder = new DmlBuilder(dialect, limits.maxAllowedPacket());
         int connections = config.workerCount() + 1;
         this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), limits.maxPreparedStmtCount(), connections,
                 config.taskCount(), metrics);
-        LOG.info("Sink pipeline connected to {} (dialect {}, max_allowed_packet {}, max_prepared_stmt_count {}): "
-                        + "{} workers, statement cache {} per connection, safe.mode={}", serverVersion, dialect.name(),
-                limits.maxAllowedPacket(), limits.maxPreparedStmtCount(), config.workerCount(),
-                cachePolicy.perConnectionLimit(),
-                safeMode.configName());
+        LOG.info("Sink pipeline connected to {} (dialect {}, largest statement {} bytes, prepared statements allowed {}):"
+                        + " {} workers, statement cache {} per connection, safe.mode={}", serverVersion, dialect.name(),
+                limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
+                config.workerCount(), cachePolicy.perConnectionLimit(), safeMode.configName());
     }
 
-    /** Connects, reads the server's limits, starts the workers. */
+    /**
+     * Connects with the dialect of the URL's family, reads the server's version and limits, and reconnects when the
+     * server's own dialect needs other session settings (TiDB).
+     */
     public static SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
         HikariDataSource ds = null;
         try {
-            ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                    config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs(),
-                    List.of());
-            // the dialect may need session variables on every connection (TiDB): then the pool starts again with them
-            List<String> session = Dialects.choose(config.dialect(), ServerLimits.read(ds).version()).sessionSettings();
-            if (!session.isEmpty()) {
+            SqlDialect dialect = Dialects.forUrl(config.connectionUrl());
+            ds = pool(config, dialect, poolName);
+            ServerLimits limits = readLimits(ds, dialect);
+            SqlDialect refined = dialect.refine(config.dialect(), limits.version());
+            if (!refined.sessionInitSql(config.timestampTimeZone()).equals(dialect.sessionInitSql(
+                    config.timestampTimeZone()))) {
                 ds.close();
-                ds = DataSources.create(config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                        config.workerCount() + 1, config.timestampTimeZone(), poolName,
-                        config.connectionSocketTimeoutMs(), session);
+                ds = pool(config, refined, poolName);
             }
-            SinkPipeline p = new SinkPipeline(config, metrics, ds, connector);
+            SinkPipeline p = new SinkPipeline(config, metrics, ds, refined, limits, connector);
             p.startWorkers(poolName);
             p.openWindow();
             return p;
@@ -189,6 +187,20 @@ public final class SinkPipeline implements AutoCloseable {
             if (ds != null) ds.close();
             throw new ApplyException("cannot start the sink against " + DataSources.redact(config.connectionUrl())
                     + " as " + config.connectionUser() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static HikariDataSource pool(CdcSinkConfig config, SqlDialect dialect, String poolName) {
+        return DataSources.create(dialect, config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
+                config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs());
+    }
+
+    /** The server's version and limits. */
+    public static ServerLimits readLimits(javax.sql.DataSource ds, SqlDialect dialect) throws SQLException {
+        try (java.sql.Connection c = ds.getConnection()) {
+            ServerLimits limits = dialect.readLimits(c);
+            if (!c.getAutoCommit()) c.commit();
+            return limits;
         }
     }
 
@@ -415,7 +427,7 @@ public final class SinkPipeline implements AutoCloseable {
                 coordinator.done(topic, held.id);
             } catch (SQLException e) {
                 throw new ApplyException("the DDL at " + held.partition + "@" + held.offset + " ran, but the other "
-                        + "tasks could not be told: " + SqlErrors.describe(e), e);
+                        + "tasks could not be told: " + builder.dialect().describe(e), e);
             }
         }
         // what each partition held goes first, ahead of its records still waiting in the backlog
@@ -455,7 +467,7 @@ public final class SinkPipeline implements AutoCloseable {
             return state;
         } catch (SQLException e) {
             throw new ApplyException("cannot coordinate the DDL at " + held.partition + "@" + held.offset
-                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + SqlErrors.describe(e), e);
+                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + builder.dialect().describe(e), e);
         }
     }
 

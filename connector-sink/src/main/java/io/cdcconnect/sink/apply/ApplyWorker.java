@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.sink.conflict.ConflictDetector;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.SqlBatch;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * mode and retried; so is a retry after a lost connection, since the commit may have reached the server before the
  * connection went (an ambiguous commit). With {@code never} a duplicate key fails the task.
  *
- * <p>A transaction whose statements the target rejects for a row's data ({@link SqlErrors#rejectsRow}: value too
+ * <p>A transaction whose statements the target rejects for a row's data ({@link SqlDialect#rejectsRow}: value too
  * long, out of range, NULL in a NOT NULL column, ...) is applied again one row at a time in source order
  * ({@link TransactionApplier#applyRowByRow}): the rows at fault are left out and handed to {@link RejectedRows} (the
  * dead-letter queue) after the others are committed, and only then does the transaction count as applied. When
@@ -61,6 +62,7 @@ public final class ApplyWorker implements Runnable {
     private final ConnectionSource connections;
     private final StatementCachePolicy cachePolicy;
     private final TransactionApplier applier;
+    private final SqlDialect dialect;
     private final BlockingQueue<ConflictDetector.Node<WorkItem>> ready;
     private final Completion completion;
     private final RetryPolicy retry;
@@ -83,6 +85,7 @@ public final class ApplyWorker implements Runnable {
         this.connections = connections;
         this.cachePolicy = cachePolicy;
         this.applier = applier;
+        this.dialect = applier.dialect();
         this.ready = ready;
         this.completion = completion;
         this.retry = retry;
@@ -175,9 +178,9 @@ public final class ApplyWorker implements Runnable {
                 return true;
             } catch (SQLException e) {
                 rollbackQuietly();
-                boolean lost = SqlErrors.connectionLost(e);
+                boolean lost = dialect.connectionLost(e);
                 if (lost) discardConnection();
-                if (SqlErrors.retryable(e) && attempt < retry.maxRetries() && running) {
+                if (retry.retryable(e) && attempt < retry.maxRetries() && running) {
                     metrics.retry();
                     if (!sleep(retry.backoffMillis(attempt))) return false;
                     if (lost && replanOnReplay) {
@@ -190,7 +193,7 @@ public final class ApplyWorker implements Runnable {
                     }
                     continue;
                 }
-                if (SqlErrors.retryable(e) && running) {
+                if (retry.retryable(e) && running) {
                     // the target stayed unavailable: applying the transactions one by one would wait as long again
                     // for each of them
                     completion.failed(group.get(0), new ApplyException("applying " + group.size() + " transactions "
@@ -234,7 +237,7 @@ public final class ApplyWorker implements Runnable {
                     rejected = applier.applyRowByRow(connection, cache, item, !rejections.tolerated());
                     if (!rejections.tolerated() && !rejected.isEmpty()) {
                         TransactionApplier.Rejection r = rejected.get(0);
-                        completion.failed(node, new ApplyException(rejectionReason(txn, r)
+                        completion.failed(node, new ApplyException(rejectionReason(dialect, txn, r)
                                 + "; nothing of the transaction was committed (errors.tolerance=all with "
                                 + "errors.deadletterqueue.topic.name sends such rows to the dead-letter queue and applies "
                                 + "the rest)", r.error()));
@@ -251,20 +254,20 @@ public final class ApplyWorker implements Runnable {
                 return;
             } catch (SQLException e) {
                 rollbackQuietly();
-                boolean lost = SqlErrors.connectionLost(e);
+                boolean lost = dialect.connectionLost(e);
                 if (lost) discardConnection();
-                if (!rowByRow && SqlErrors.rejectsRow(e, item.safe())) {
+                if (!rowByRow && dialect.rejectsRow(e, item.safe())) {
                     LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "
-                            + "find the rows at fault", id, txn, SqlErrors.describe(e));
+                            + "find the rows at fault", id, txn, dialect.describe(e));
                     rowByRow = true;
                     attempt--;
                     continue;
                 }
-                if (SqlErrors.duplicateKey(e)) {
+                if (dialect.duplicateKey(e)) {
                     if (!item.safe() && replanOnReplay) {
                         // rows the target already has: a replay (re-snapshot, recreated connector, ambiguous commit)
                         LOG.info("worker {}: {} is a replay of rows the target has ({}); applying it in safe mode",
-                                id, txn, SqlErrors.describe(e));
+                                id, txn, dialect.describe(e));
                         metrics.replayReplanned();
                         item = item.inSafeMode();
                         batches = applier.plan(item);
@@ -276,7 +279,7 @@ public final class ApplyWorker implements Runnable {
                             + "; not retried: " + e.getMessage(), e));
                     return;
                 }
-                if (SqlErrors.retryable(e) && attempt < retry.maxRetries() && running) {
+                if (retry.retryable(e) && attempt < retry.maxRetries() && running) {
                     long backoff = retry.backoffMillis(attempt);
                     LOG.debug("worker {} retrying {} in {} ms after {}", id, txn, backoff, e.getMessage());
                     metrics.retry();
@@ -291,7 +294,7 @@ public final class ApplyWorker implements Runnable {
                     }
                     continue;
                 }
-                if (SqlErrors.retryable(e)) {
+                if (retry.retryable(e)) {
                     completion.failed(node, new ApplyException("applying " + txn + " failed after " + (attempt + 1)
                             + " attempts, last: " + e.getMessage() + ". " + OUTLASTED, e));
                 } else {
@@ -321,7 +324,7 @@ public final class ApplyWorker implements Runnable {
         for (java.util.Map.Entry<Long, TransactionApplier.Rejection> e : first.entrySet()) {
             TransactionApplier.Rejection r = e.getValue();
             int more = count.get(e.getKey()) - 1;
-            String reason = rejectionReason(txn, r) + (more > 0 ? " (and " + more + " more row(s) of the record)" : "")
+            String reason = rejectionReason(dialect, txn, r) + (more > 0 ? " (and " + more + " more row(s) of the record)" : "")
                     + "; the other rows of its transaction were applied";
             LOG.warn("worker {}: {}; sending the record to the dead-letter queue", id, reason);
             rejections.report(txn.partition(), e.getKey(), reason, r.error());
@@ -330,12 +333,12 @@ public final class ApplyWorker implements Runnable {
     }
 
     /** "the target rejected the row at topic T, partition P, offset O (table `d`.`t`, column `c`): error N (S): …" */
-    static String rejectionReason(Transaction txn, TransactionApplier.Rejection r) {
-        String column = SqlErrors.column(r.error());
+    static String rejectionReason(SqlDialect dialect, Transaction txn, TransactionApplier.Rejection r) {
+        String column = dialect.rejectedColumn(r.error());
         return "the target rejected the row at topic " + txn.partition().topic() + ", partition "
                 + txn.partition().partition() + ", offset " + txn.offsetOf(r.row()) + " (table "
-                + r.table().quotedName() + (column == null ? "" : ", column `" + column + "`") + "): "
-                + SqlErrors.describe(r.error());
+                + r.table().quotedName() + (column == null ? "" : ", column " + dialect.quote(column)) + "): "
+                + dialect.describe(r.error());
     }
 
     private void ensureConnection() throws SQLException {

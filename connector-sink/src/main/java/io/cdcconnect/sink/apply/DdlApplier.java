@@ -1,6 +1,8 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.dialect.UnsupportedDdlException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,12 +10,14 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Runs DDL statements in the mapped target database, harmless on replay: errors that mean "already done" (see
- * {@link SqlErrors#DDL_ALREADY_APPLIED}) are logged at INFO and swallowed. A statement sent again runs again: after
+ * Runs DDL statements in the mapped target database through the dialect (which translates them where the target
+ * speaks another language), harmless on replay: errors that mean "already done" ({@link SqlDialect#ddlAlreadyApplied})
+ * are logged at INFO and swallowed. A statement sent again runs again: after
  * a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements come again
  * in their order, with the rows between them, and converge to the same end as the first time.
  */
@@ -28,20 +32,19 @@ public final class DdlApplier {
             "(?i)(IDENTIFIED\\s+(?:WITH\\s+\\S+\\s+)?(?:BY|AS)\\s+(?:PASSWORD\\s*)?|PASSWORD\\s*\\(\\s*)('(?:[^'\\\\]|\\\\.|'')*'|\"(?:[^\"\\\\]|\\\\.)*\")");
 
     private final DataSource dataSource;
-
-    public DdlApplier(DataSource dataSource) {
-        this.dataSource = dataSource;
-    }
+    private final SqlDialect dialect;
+    private final boolean skipUnsupported;
+    private final Runnable onUnsupported;
 
     /**
-     * Executes {@code ddl} in {@code targetSchema}.
-     *
-     * @param renamed true when schema.map maps the DDL's database to another name: database-level statements
-     *                (CREATE/DROP/ALTER DATABASE) would then name the wrong database and are skipped
-     * @return false when the statement was skipped (database-level under a rename)
+     * @param skipUnsupported {@code ddl.unsupported=skip}: a statement the target has no translation for is skipped
+     *                        with a warning (and {@code onUnsupported} counts it) instead of failing the task
      */
-    public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, String origin) throws SQLException {
-        return apply(ddl, targetSchema, renamed, Map.of(), origin);
+    public DdlApplier(DataSource dataSource, SqlDialect dialect, boolean skipUnsupported, Runnable onUnsupported) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.skipUnsupported = skipUnsupported;
+        this.onUnsupported = onUnsupported;
     }
 
     /** The statement with passwords (IDENTIFIED BY '...', PASSWORD('...')) masked, for messages. */
@@ -50,15 +53,20 @@ public final class DdlApplier {
     }
 
     /**
-     * As {@link #apply(DdlChange, String, boolean, Map, String)}, retrying a metadata lock wait or a lost connection
-     * with backoff; anything else is the statement's fault and is thrown at once.
+     * Executes {@code ddl} in {@code targetSchema}, retrying a metadata lock wait or a lost connection with backoff;
+     * anything else is the statement's fault and is thrown at once.
+     *
+     * @param renamed   true when schema.map maps the DDL's database to another name: database-level statements
+     *                  (CREATE/DROP/ALTER DATABASE) would then name the wrong database and are skipped
+     * @param schemaMap rewrites database-qualified names in the statement
+     * @return false when the statement was skipped (database-level under a rename, or unsupported and skipped)
      */
     public boolean applyWithRetry(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                                   String origin, RetryPolicy retry, Runnable onRetry) throws SQLException {
         return retry.run(() -> apply(ddl, targetSchema, renamed, schemaMap, origin), onRetry);
     }
 
-    /** As above, with {@code schemaMap} rewriting database-qualified names in the statement. */
+    /** As {@link #applyWithRetry}, once. */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                          String origin) throws SQLException {
         java.util.regex.Matcher db = DATABASE_DDL.matcher(ddl.query());
@@ -72,32 +80,36 @@ public final class DdlApplier {
             return false;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            // no socket timeout for DDL: an ALTER TABLE of a large table may run for hours (the pool restores it)
-            c.setNetworkTimeout(Runnable::run, 0);
-            if (!targetSchema.isEmpty()) {
-                try {
-                    st.execute("USE `" + targetSchema.replace("`", "``") + "`");
-                } catch (SQLException e) {
-                    if (e.getErrorCode() != 1049) throw e;
-                    // unknown database: only a statement that creates it can run
-                }
-            }
-            String statement = DdlRewriter.renameSchemas(ddl.query(), schemaMap);
+            // no socket timeout for DDL: an ALTER TABLE of a large table may run for hours (the pool restores it);
+            // each statement commits on its own (a failed one must not leave a transaction open: PostgreSQL)
+            dialect.setNetworkTimeout(c, 0);
+            c.setAutoCommit(true);
             try {
-                st.execute(statement);
-                LOG.info("Applied DDL {} in `{}` (commitTs {}, from {})", ddl.kind(), targetSchema, ddl.commitTs(),
-                        origin);
+                List<String> ran = dialect.applyDdl(st, ddl, targetSchema, schemaMap);
+                LOG.info("Applied DDL {} in {} (commitTs {}, from {}){}", ddl.kind(), dialect.quote(targetSchema),
+                        ddl.commitTs(), origin, ran.size() == 1 && ran.get(0).equals(ddl.query()) ? ""
+                                : " as " + redact(String.join("; ", ran)));
+            } catch (UnsupportedDdlException e) {
+                if (!skipUnsupported) {
+                    throw new SQLException("DDL from " + origin + " cannot be applied to the " + dialect.name()
+                            + " target: " + e.getMessage() + " -- statement: " + redact(ddl.query()) + ". Apply it by "
+                            + "hand and set ddl.unsupported=skip, or skip such statements with ddl.unsupported=skip",
+                            e.getSQLState());
+                }
+                onUnsupported.run();
+                LOG.warn("Skipped DDL {} from {} (ddl.unsupported=skip): {} -- statement: {}", ddl.kind(), origin,
+                        e.getMessage(), redact(ddl.query()));
+                return false;
             } catch (SQLException e) {
-                if (!SqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode())) {
+                if (!dialect.ddlAlreadyApplied(e)) {
                     // the server's own message may quote the statement: keep only the masked copy, not the cause
-                    throw new SQLException("DDL from " + origin + " in `" + targetSchema + "` failed: "
-                            + redact(SqlErrors.describe(e)) + " -- statement: " + redact(statement), e.getSQLState(),
+                    throw new SQLException("DDL from " + origin + " in " + dialect.quote(targetSchema) + " failed: "
+                            + redact(dialect.describe(e)) + " -- statement: " + redact(ddl.query()), e.getSQLState(),
                             e.getErrorCode());
                 }
-                LOG.info("DDL {} in `{}` (commitTs {}, from {}) already in effect: {}", ddl.kind(), targetSchema,
-                        ddl.commitTs(), origin, SqlErrors.describe(e));
+                LOG.info("DDL {} in {} (commitTs {}, from {}) already in effect: {}", ddl.kind(),
+                        dialect.quote(targetSchema), ddl.commitTs(), origin, dialect.describe(e));
             }
-            if (!c.getAutoCommit()) c.commit();
         }
         return true;
     }

@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.apply;
 
+import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,8 @@ public final class DdlCheckpoint {
     private static final Logger LOG = LoggerFactory.getLogger(DdlCheckpoint.class);
 
     private final DataSource dataSource;
+    private final SqlDialect dialect;
+    private final ControlSql sql;
     private final String database;
     private final String connector;
     private final RetryPolicy retry;
@@ -37,9 +41,12 @@ public final class DdlCheckpoint {
     private final Map<SourcePartition, Long> lastDdlTs = new HashMap<>();
     private boolean tableReady;
 
-    public DdlCheckpoint(DataSource dataSource, String database, String connector, RetryPolicy retry, Runnable onRetry) {
+    public DdlCheckpoint(DataSource dataSource, SqlDialect dialect, String database, String connector, RetryPolicy retry,
+                         Runnable onRetry) {
         this.dataSource = dataSource;
+        this.dialect = dialect;
         this.database = database == null ? "" : database.trim();
+        this.sql = dialect.control(this.database);
         this.connector = connector;
         this.retry = retry;
         this.onRetry = onRetry;
@@ -50,7 +57,7 @@ public final class DdlCheckpoint {
     }
 
     private String table() {
-        return "`" + database.replace("`", "``") + "`.`ddl_checkpoint`";
+        return sql.table("ddl_checkpoint");
     }
 
     /** The offset through which a DDL left {@code partition} committed downstream, or -1 (read once, then kept). */
@@ -63,7 +70,7 @@ public final class DdlCheckpoint {
             v = retry.run(() -> read(partition), onRetry);
         } catch (SQLException e) {
             throw new ApplyException("cannot read the DDL checkpoint of " + partition + " from " + table() + ": "
-                    + SqlErrors.describe(e), e);
+                    + dialect.describe(e), e);
         }
         through.put(partition, v);
         if (v >= 0) {
@@ -76,8 +83,7 @@ public final class DdlCheckpoint {
     private long read(SourcePartition partition) throws SQLException {
         ensureTable();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT kafka_offset, ddl_commit_ts FROM " + table()
-                     + " WHERE connector = ? AND topic = ? AND kafka_partition = ?")) {
+             PreparedStatement ps = c.prepareStatement(sql.selectCheckpoint())) {
             ps.setString(1, connector);
             ps.setString(2, partition.topic());
             ps.setInt(3, partition.partition());
@@ -126,7 +132,7 @@ public final class DdlCheckpoint {
             }, onRetry);
         } catch (SQLException e) {
             throw new ApplyException("the DDL statement ran, but its position could not be written to " + table()
-                    + ": " + SqlErrors.describe(e), e);
+                    + ": " + dialect.describe(e), e);
         }
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) through.merge(e.getKey(), e.getValue(), Math::max);
     }
@@ -136,11 +142,7 @@ public final class DdlCheckpoint {
         ensureTable();
         // ddl_commit_ts: the last statement that ran from the partition itself (other partitions keep theirs)
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO " + table()
-                     + " (connector, topic, kafka_partition, kafka_offset, ddl_commit_ts) VALUES (?, ?, ?, ?, ?)"
-                     + " ON DUPLICATE KEY UPDATE kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset)),"
-                     + " ddl_commit_ts = GREATEST(ddl_commit_ts, VALUES(ddl_commit_ts)),"
-                     + " updated_at = CURRENT_TIMESTAMP(3)")) {
+             PreparedStatement ps = c.prepareStatement(sql.raiseCheckpoint())) {
             for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
                 ps.setString(1, connector);
                 ps.setString(2, e.getKey().topic());
@@ -156,11 +158,7 @@ public final class DdlCheckpoint {
     private void ensureTable() throws SQLException {
         if (tableReady) return;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
-            st.execute("CREATE TABLE IF NOT EXISTS " + table() + " (connector VARCHAR(255) NOT NULL,"
-                    + " topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL, kafka_offset BIGINT NOT NULL,"
-                    + " ddl_commit_ts BIGINT NOT NULL, updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-                    + " PRIMARY KEY (connector, topic, kafka_partition)) DEFAULT CHARSET = utf8mb4");
+            for (String statement : sql.createCheckpoint()) st.execute(statement);
             if (!c.getAutoCommit()) c.commit();
         }
         tableReady = true;
@@ -170,17 +168,13 @@ public final class DdlCheckpoint {
      * The consumer's offsets were altered ({@code offset}) or reset (null): records from there on must be applied
      * again, so no checkpoint of these partitions may reach beyond {@code offset - 1}.
      */
-    public static void rewind(DataSource dataSource, String database, String connector,
+    public static void rewind(DataSource dataSource, SqlDialect dialect, String database, String connector,
                               Map<SourcePartition, Long> offsets) throws SQLException {
-        String table = "`" + database.replace("`", "``") + "`.`ddl_checkpoint`";
+        ControlSql sql = dialect.control(database);
         try (Connection c = dataSource.getConnection()) {
-            try (ResultSet rs = c.getMetaData().getTables(database, null, "ddl_checkpoint", null)) {
-                if (!rs.next()) return; // no DDL ever checkpointed
-            }
-            try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table
-                    + " WHERE connector = ? AND topic = ? AND kafka_partition = ?");
-                 PreparedStatement cap = c.prepareStatement("UPDATE " + table + " SET kafka_offset = ?"
-                         + " WHERE connector = ? AND topic = ? AND kafka_partition = ? AND kafka_offset > ?")) {
+            if (!dialect.tableExists(c, database, "ddl_checkpoint")) return; // no DDL ever checkpointed
+            try (PreparedStatement del = c.prepareStatement(sql.deleteCheckpoint());
+                 PreparedStatement cap = c.prepareStatement(sql.capCheckpoint())) {
                 for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
                     SourcePartition p = e.getKey();
                     if (e.getValue() == null) {
@@ -199,7 +193,7 @@ public final class DdlCheckpoint {
                 }
             }
             // statements coordinated across tasks will come again: coordinate them again
-            DdlCoordinator.forgetAll(c, database, connector);
+            DdlCoordinator.forgetAll(c, dialect, database, connector);
             if (!c.getAutoCommit()) c.commit();
         }
         LOG.info("DDL checkpoint of {} rewound for {}", connector, offsets);

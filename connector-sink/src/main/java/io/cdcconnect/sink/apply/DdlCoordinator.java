@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.apply;
 
+import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -43,13 +44,15 @@ public final class DdlCoordinator {
 
     private final DataSource dataSource;
     private final String database;
+    private final ControlSql sql;
     private final String connector;
     private final String instance = UUID.randomUUID().toString();
     private boolean tablesReady;
 
-    public DdlCoordinator(DataSource dataSource, String database, String connector) {
+    public DdlCoordinator(DataSource dataSource, SqlDialect dialect, String database, String connector) {
         this.dataSource = dataSource;
         this.database = database == null ? "" : database.trim();
+        this.sql = dialect.control(this.database);
         this.connector = connector;
     }
 
@@ -67,16 +70,11 @@ public final class DdlCoordinator {
         }
     }
 
-    private String table(String name) {
-        return "`" + database.replace("`", "``") + "`.`" + name + "`";
-    }
-
     /** Records that {@code partitions} passed the statement and everything before it is applied from them. */
     public void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException {
         ensureTables();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table("ddl_barrier")
-                     + " (connector, topic, ddl_id, kafka_partition) VALUES (?, ?, ?, ?)")) {
+             PreparedStatement ps = c.prepareStatement(sql.insertArrival())) {
             for (SourcePartition p : partitions) {
                 ps.setString(1, connector);
                 ps.setString(2, topic);
@@ -110,14 +108,13 @@ public final class DdlCoordinator {
 
     private State state(Connection c, String topic, String ddlId, int copies, Set<SourcePartition> assigned,
                         SourcePartition claimant) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT claimed_by, claimed_partition, done FROM "
-                + table("ddl_run") + " WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement(sql.selectRun())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
             ps.setString(3, ddlId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
-                    if (rs.getBoolean(3)) return State.DONE;
+                    if (rs.getInt(3) != 0) return State.DONE;
                     String by = rs.getString(1);
                     int partition = rs.getInt(2);
                     if (by.equals(instance)) return State.RUN;
@@ -131,8 +128,7 @@ public final class DdlCoordinator {
             }
         }
         int arrived;
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table("ddl_barrier")
-                + " WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement(sql.countArrivals())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
             ps.setString(3, ddlId);
@@ -142,27 +138,19 @@ public final class DdlCoordinator {
             }
         }
         if (arrived < copies) return State.WAIT;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table("ddl_run")
-                + " (connector, topic, ddl_id, claimed_by, claimed_partition, done) VALUES (?, ?, ?, ?, ?, 0)")) {
+        try (PreparedStatement ps = c.prepareStatement(sql.insertRun())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
             ps.setString(3, ddlId);
             ps.setString(4, instance);
             ps.setInt(5, claimant.partition());
-            ps.executeUpdate();
-            return State.RUN;
-        } catch (SQLIntegrityConstraintViolationException e) {
-            return State.WAIT; // another task claimed it first
-        } catch (SQLException e) {
-            if (e.getErrorCode() == 1062) return State.WAIT;
-            throw e;
+            // nothing inserted: another task claimed it first
+            return ps.executeUpdate() == 1 ? State.RUN : State.WAIT;
         }
     }
 
     private boolean takeOver(Connection c, String topic, String ddlId, String from) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table("ddl_run") + " SET claimed_by = ?,"
-                + " updated_at = CURRENT_TIMESTAMP(3) WHERE connector = ? AND topic = ? AND ddl_id = ? AND claimed_by = ?"
-                + " AND done = 0")) {
+        try (PreparedStatement ps = c.prepareStatement(sql.takeOverRun())) {
             ps.setString(1, instance);
             ps.setString(2, connector);
             ps.setString(3, topic);
@@ -175,8 +163,7 @@ public final class DdlCoordinator {
     /** Marks the statement run. */
     public void done(String topic, String ddlId) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("UPDATE " + table("ddl_run") + " SET done = 1,"
-                     + " updated_at = CURRENT_TIMESTAMP(3) WHERE connector = ? AND topic = ? AND ddl_id = ?")) {
+             PreparedStatement ps = c.prepareStatement(sql.finishRun())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
             ps.setString(3, ddlId);
@@ -188,29 +175,19 @@ public final class DdlCoordinator {
     private void ensureTables() throws SQLException {
         if (tablesReady) return;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
-            st.execute("CREATE TABLE IF NOT EXISTS " + table("ddl_barrier") + " (connector VARCHAR(255) NOT NULL,"
-                    + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, kafka_partition INT NOT NULL,"
-                    + " arrived_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-                    + " PRIMARY KEY (connector, topic, ddl_id, kafka_partition)) DEFAULT CHARSET = utf8mb4");
-            st.execute("CREATE TABLE IF NOT EXISTS " + table("ddl_run") + " (connector VARCHAR(255) NOT NULL,"
-                    + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, claimed_by VARCHAR(64) NOT NULL,"
-                    + " claimed_partition INT NOT NULL, done TINYINT NOT NULL,"
-                    + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-                    + " PRIMARY KEY (connector, topic, ddl_id)) DEFAULT CHARSET = utf8mb4");
+            for (String statement : sql.createCoordination()) st.execute(statement);
             if (!c.getAutoCommit()) c.commit();
         }
         tablesReady = true;
     }
 
     /** Offsets were reset or altered: statements after them will be delivered and coordinated again. */
-    public static void forgetAll(Connection c, String database, String connector) throws SQLException {
+    public static void forgetAll(Connection c, SqlDialect dialect, String database, String connector)
+            throws SQLException {
+        ControlSql sql = dialect.control(database);
         for (String t : new String[] {"ddl_barrier", "ddl_run"}) {
-            try (ResultSet rs = c.getMetaData().getTables(database, null, t, null)) {
-                if (!rs.next()) continue;
-            }
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM `" + database.replace("`", "``") + "`.`" + t
-                    + "` WHERE connector = ?")) {
+            if (!dialect.tableExists(c, database, t)) continue;
+            try (PreparedStatement ps = c.prepareStatement(sql.deleteConnector(t))) {
                 ps.setString(1, connector);
                 ps.executeUpdate();
             }

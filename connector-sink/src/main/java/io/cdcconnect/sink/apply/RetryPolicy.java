@@ -1,12 +1,18 @@
 package io.cdcconnect.sink.apply;
 
+import io.cdcconnect.sink.dialect.SqlDialect;
+
 import java.sql.SQLException;
+import java.util.function.Predicate;
 
 /**
- * How often and how patiently transient errors ({@link SqlErrors#retryable}) are retried: exponential backoff from
- * {@code baseMillis}, capped at {@code maxBackoffMillis}, at most {@code maxRetries} times.
+ * How often and how patiently transient errors are retried: exponential backoff from {@code baseMillis}, capped at
+ * {@code maxBackoffMillis}, at most {@code maxRetries} times. The one retry loop of the sink ({@link #run}).
+ *
+ * @param transientError which errors are worth retrying (the dialect's {@link SqlDialect#retryable})
  */
-public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis) {
+public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis,
+                          Predicate<SQLException> transientError) {
 
     /** One call against the target that may fail. */
     @FunctionalInterface
@@ -21,8 +27,13 @@ public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis
      * The policy of {@code retry.max.attempts} and {@code retry.backoff.ms}: used for the target's transient errors
      * and for the outages of what decoding needs (schema registry, claim-check store).
      */
-    public static RetryPolicy fromSettings(int maxAttempts, long backoffMs) {
-        return new RetryPolicy(maxAttempts, backoffMs, MAX_BACKOFF_MS);
+    public static RetryPolicy fromSettings(int maxAttempts, long backoffMs, Predicate<SQLException> transientError) {
+        return new RetryPolicy(maxAttempts, backoffMs, MAX_BACKOFF_MS, transientError);
+    }
+
+    /** Whether {@code e} is worth another attempt (the retries left aside). */
+    public boolean retryable(SQLException e) {
+        return transientError.test(e);
     }
 
     /** Total time the retries may wait, at most. */
@@ -33,7 +44,7 @@ public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis
     }
 
     /** No retries (for tests and single attempts). */
-    public static final RetryPolicy NONE = new RetryPolicy(0, 1, 1);
+    public static final RetryPolicy NONE = new RetryPolicy(0, 1, 1, e -> false);
 
     public long backoffMillis(int attempt) {
         long b = baseMillis << Math.min(attempt, 20);
@@ -41,7 +52,7 @@ public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis
     }
 
     /**
-     * Runs {@code call}, retrying what {@link SqlErrors#retryable} says is transient, with backoff; anything else, or
+     * Runs {@code call}, retrying what {@link #transientError} says is transient, with backoff; anything else, or
      * the last failure once the retries are spent, is thrown. {@code onRetry} runs before each retry (metrics).
      */
     public <T> T run(SqlCall<T> call, Runnable onRetry) throws SQLException {
@@ -49,7 +60,7 @@ public record RetryPolicy(int maxRetries, long baseMillis, long maxBackoffMillis
             try {
                 return call.call();
             } catch (SQLException e) {
-                if (!SqlErrors.retryable(e) || attempt >= maxRetries) throw e;
+                if (!transientError.test(e) || attempt >= maxRetries) throw e;
                 onRetry.run();
                 try {
                     Thread.sleep(backoffMillis(attempt));

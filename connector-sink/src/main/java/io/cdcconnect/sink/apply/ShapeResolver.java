@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.RowShape;
 
 import javax.sql.DataSource;
@@ -15,16 +16,15 @@ import java.util.Map;
 public final class ShapeResolver {
 
     private final TargetTableCache tables;
+    private final SqlDialect dialect;
     private final Map<String, String> schemaMap;
     private final Map<String, RowShape> shapes = new HashMap<>();
 
-    public ShapeResolver(DataSource dataSource, Map<String, String> schemaMap) {
-        this(dataSource, schemaMap, RetryPolicy.NONE, () -> { });
-    }
-
     /** With the target's metadata reads retried under {@code retry}. */
-    public ShapeResolver(DataSource dataSource, Map<String, String> schemaMap, RetryPolicy retry, Runnable onRetry) {
-        this.tables = new TargetTableCache(dataSource, retry, onRetry);
+    public ShapeResolver(DataSource dataSource, SqlDialect dialect, Map<String, String> schemaMap, RetryPolicy retry,
+                         Runnable onRetry) {
+        this.tables = new TargetTableCache(dataSource, dialect, retry, onRetry);
+        this.dialect = dialect;
         this.schemaMap = schemaMap;
     }
 
@@ -35,7 +35,7 @@ public final class ShapeResolver {
 
     /**
      * The target cannot take a row for what it is: its table or one of its columns does not exist there, or a key
-     * column is missing from the input. Like a row the server rejects ({@link SqlErrors#rejectsRow}), it goes to the
+     * column is missing from the input. Like a row the server rejects ({@link SqlDialect#rejectsRow}), it goes to the
      * dead-letter queue when that is tolerated, or fails the task.
      */
     public static final class RowRejectedException extends ApplyException {
@@ -57,16 +57,16 @@ public final class ShapeResolver {
         String targetSchema = targetSchema(table.schema());
         try {
             try {
-                s = RowShape.of(table, tables.get(targetSchema, table.table()));
+                s = RowShape.of(table, tables.get(targetSchema, table.table()), dialect);
             } catch (IllegalArgumentException stale) {
                 // the table may have been altered outside the stream since it was read: read it again, once
                 tables.invalidate(targetSchema, table.table());
-                s = RowShape.of(table, tables.get(targetSchema, table.table()));
+                s = RowShape.of(table, tables.get(targetSchema, table.table()), dialect);
             }
         } catch (SQLException | IllegalArgumentException e) {
-            String message = "cannot apply rows of " + table + " from " + origin + " to `" + targetSchema + "`.`"
-                    + table.table() + "`: " + e.getMessage();
-            if (e instanceof IllegalArgumentException || SqlErrors.rejectsRow((SQLException) e, false)) {
+            String message = "cannot apply rows of " + table + " from " + origin + " to "
+                    + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
+            if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
                 throw new RowRejectedException(message, e);
             }
             throw new ApplyException(message, e);

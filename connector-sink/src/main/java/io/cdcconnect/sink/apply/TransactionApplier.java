@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.SqlBatch;
@@ -26,6 +27,11 @@ public final class TransactionApplier {
     public TransactionApplier(DmlBuilder builder, SinkMetrics metrics) {
         this.builder = builder;
         this.metrics = metrics;
+    }
+
+    /** The target's dialect. */
+    public SqlDialect dialect() {
+        return builder.dialect();
     }
 
     /** The statements for a work item, table by table in order of first appearance. */
@@ -87,7 +93,7 @@ public final class TransactionApplier {
 
     /**
      * Writes a work item one row at a time, in source order, in one downstream transaction, each row behind a savepoint:
-     * a row the target rejects for its data ({@link SqlErrors#rejectsRow}) is rolled back to its savepoint and left
+     * a row the target rejects for its data ({@link SqlDialect#rejectsRow}) is rolled back to its savepoint and left
      * out, the others are committed. Used after the item's multi-row statements failed that way, to find the rows at
      * fault without giving up the others; per-key order holds, since the rows go in their source order.
      *
@@ -110,7 +116,7 @@ public final class TransactionApplier {
             try {
                 execute(cache, batches);
             } catch (SQLException e) {
-                if (!SqlErrors.rejectsRow(e, item.safe())) throw e;
+                if (!builder.dialect().rejectsRow(e, item.safe())) throw e;
                 connection.rollback(savepoint);
                 rejected.add(new Rejection(i, shape.target(), e));
                 if (stopAtFirst) {
@@ -143,14 +149,16 @@ public final class TransactionApplier {
                 lease = cache.acquire(batch.sql());
                 PreparedStatement ps = lease.statement();
                 Object[] params = batch.params();
-                for (int i = 0; i < params.length; i++) ValueBinder.bind(ps, i + 1, params[i]);
+                SqlDialect dialect = builder.dialect();
+                for (int i = 0; i < params.length; i++) dialect.bind(ps, i + 1, params[i]);
                 ps.executeUpdate();
                 metrics.executed();
                 lease.release();
             } catch (SQLException e) {
                 // the connection goes on (a rejected row is left out and the next written): free the statement
-                if (lease != null && !SqlErrors.connectionLost(e)) releaseQuietly(lease);
-                throw new SQLException(batch + ": " + SqlErrors.describe(e), e.getSQLState(), e.getErrorCode(), e);
+                if (lease != null && !builder.dialect().connectionLost(e)) releaseQuietly(lease);
+                throw new SQLException(batch + ": " + builder.dialect().describe(e), e.getSQLState(), e.getErrorCode(),
+                        e);
             }
         }
     }

@@ -1,43 +1,76 @@
 package io.cdcconnect.sink.dialect;
 
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import io.cdcconnect.sink.dialect.mysql.MySqlFamilyDialect;
+import io.cdcconnect.sink.dialect.postgres.PostgresDialect;
 
-/** Picks a dialect by name, or from the server's {@code SELECT VERSION()}. */
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The registry of target database families: which JDBC URLs each serves and which {@code dialect} names it answers
+ * to. A new family is one package and one line here.
+ */
 public final class Dialects {
 
-    private static final Pattern MYSQL_VERSION = Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)");
+    /**
+     * One family.
+     *
+     * @param urlPrefixes the JDBC URL prefixes it serves
+     * @param names       the {@code dialect} settings it answers to besides auto
+     * @param start       the dialect that connects first; {@link SqlDialect#refine} then picks the server's own
+     */
+    public record Family(String name, List<String> urlPrefixes, List<String> names, Supplier<SqlDialect> start) {
+    }
+
+    public static final List<Family> FAMILIES = List.of(
+            new Family("MySQL (MySQL, MariaDB, TiDB)", MySqlFamilyDialect.URL_PREFIXES,
+                    List.of("mariadb", "mysql57", "mysql8", "tidb"), () -> MySqlFamilyDialect.choose("mariadb", "")),
+            new Family("PostgreSQL", PostgresDialect.URL_PREFIXES, List.of("postgresql"), PostgresDialect::new));
 
     private Dialects() {
     }
 
-    /** {@code configured} is auto, mariadb, mysql57, mysql8 or tidb; auto reads {@code serverVersion}. */
-    public static SqlDialect choose(String configured, String serverVersion) {
-        String name = configured == null ? "auto" : configured.toLowerCase(Locale.ROOT);
-        return switch (name) {
-            case "mariadb" -> new MariaDbDialect();
-            case "mysql57" -> new MySql57Dialect();
-            case "mysql8" -> new MySql8Dialect();
-            case "tidb" -> new TiDbDialect();
-            case "auto" -> fromVersion(serverVersion);
-            default -> throw new IllegalArgumentException("unknown dialect '" + configured + "'");
-        };
+    /** The family serving {@code url}, or null. */
+    public static Family familyOf(String url) {
+        String u = url == null ? "" : url.trim().toLowerCase(Locale.ROOT);
+        for (Family f : FAMILIES) {
+            for (String p : f.urlPrefixes()) {
+                if (u.startsWith(p)) return f;
+            }
+        }
+        return null;
     }
 
-    /** "10.11.19-MariaDB-0+deb12u1", "8.0.36", "5.7.44-log", "8.0.11-TiDB-v7.5.0". */
-    public static SqlDialect fromVersion(String version) {
-        String v = version == null ? "" : version;
-        String lower = v.toLowerCase(Locale.ROOT);
-        if (lower.contains("mariadb")) return new MariaDbDialect();
-        if (lower.contains("tidb")) return new TiDbDialect();
-        Matcher m = MYSQL_VERSION.matcher(v);
-        if (m.find()) {
-            int major = Integer.parseInt(m.group(1));
-            int minor = Integer.parseInt(m.group(2));
-            int patch = Integer.parseInt(m.group(3));
-            if (major > 8 || (major == 8 && (minor > 0 || patch >= 20))) return new MySql8Dialect();
-        }
-        return new MySql57Dialect();
+    /** The dialect a connection to {@code url} starts with. */
+    public static SqlDialect forUrl(String url) {
+        Family f = familyOf(url);
+        if (f == null) throw new IllegalArgumentException("no target dialect serves this JDBC URL; " + describeUrls());
+        return f.start().get();
+    }
+
+    /** Every {@code dialect} value, auto first. */
+    public static List<String> names() {
+        List<String> out = new java.util.ArrayList<>();
+        out.add("auto");
+        for (Family f : FAMILIES) out.addAll(f.names());
+        return out;
+    }
+
+    /** "URLs starting with jdbc:mysql:, ... or jdbc:postgresql:", for messages and docs. */
+    public static String describeUrls() {
+        List<String> all = FAMILIES.stream().flatMap(f -> f.urlPrefixes().stream()).toList();
+        return "the URL must start with " + String.join(", ", all.subList(0, all.size() - 1)) + " or "
+                + all.get(all.size() - 1) + " (" + String.join("; ", FAMILIES.stream().map(f -> f.name() + ": "
+                + String.join(", ", f.urlPrefixes())).toList()) + ")";
+    }
+
+    /** Null when {@code dialect} suits the URL's family, else why not. */
+    public static String mismatch(String url, String dialect) {
+        Family f = familyOf(url);
+        String d = dialect == null ? "auto" : dialect.toLowerCase(Locale.ROOT);
+        if (f == null || d.equals("auto") || f.names().contains(d)) return null;
+        return "dialect '" + dialect + "' does not serve a " + f.name() + " URL (choose auto or one of "
+                + String.join(", ", f.names()) + ")";
     }
 }

@@ -1,27 +1,92 @@
 package io.cdcconnect.sink.dialect;
 
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.dml.TargetColumn;
+import io.cdcconnect.sink.dml.TargetTable;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 
 /**
- * Produces the SQL text the sink sends; the apply flow decides what to write, the dialect how to say it.
- * Table names arrive already quoted; column names arrive raw and are quoted here.
+ * Everything the sink says or reads that depends on the target database: the connection (driver, its properties,
+ * the session), the server's limits, table metadata, identifier quoting, the DML text, how a DDL statement from the
+ * stream is applied, the SQL of the sink's own control tables, and what an error means. The rest of the sink speaks
+ * only to this interface; one implementation per database family, registered in {@link Dialects}.
+ *
+ * <p>Column names arrive raw and are quoted here; table names arrive as {@link #qualified} made them.
  */
 public interface SqlDialect {
 
+    /** The name {@code dialect} accepts and the logs show. */
     String name();
 
+    // ---- connection -----------------------------------------------------------------------------------------------
+
+    /** The JDBC driver class, named explicitly: under Connect's plugin loader DriverManager may not know it. */
+    String driverClass();
+
     /**
-     * Session variables every connection sets ({@code name = value}, after the sink's time zone and sql_mode): what
-     * the target needs to take the rows a changefeed writes.
+     * Driver properties every connection of the pool gets: server-side prepared statements cached by the sink's own
+     * bounded cache (never by the driver), character set, keep-alive, and {@code socketTimeoutMillis} (0: none).
      */
-    default List<String> sessionSettings() {
-        return List.of();
+    Properties driverProperties(long socketTimeoutMillis);
+
+    /**
+     * The statement each new connection runs: session time zone {@code timeZone} ("+00:00", "SYSTEM" or a zone
+     * name, validated by the config) and whatever session settings the target needs to take a changefeed's rows.
+     */
+    String sessionInitSql(String timeZone);
+
+    /** Reads the server's version and the limits the sink must respect. */
+    ServerLimits readLimits(Connection c) throws SQLException;
+
+    /** The dialect this server needs within the family ({@code configured} is the {@code dialect} setting). */
+    default SqlDialect refine(String configured, String serverVersion) {
+        return this;
     }
 
-    /** An identifier in backticks, backticks doubled. */
-    default String quote(String identifier) {
-        return '`' + identifier.replace("`", "``") + '`';
+    /** Sets {@code millis} as the connection's socket timeout (0: none), e.g. around a long DDL statement. */
+    default void setNetworkTimeout(Connection c, int millis) throws SQLException {
+        c.setNetworkTimeout(Runnable::run, millis);
     }
+
+    // ---- metadata -------------------------------------------------------------------------------------------------
+
+    /** The table's columns and unique keys, or null when it does not exist. */
+    TargetTable readTable(Connection c, String schema, String table) throws SQLException;
+
+    /** Whether {@code schema.table} exists. */
+    boolean tableExists(Connection c, String schema, String table) throws SQLException;
+
+    /** Databases (schemas) of the server itself, which no statement from the stream may touch. */
+    java.util.Set<String> systemSchemas();
+
+    // ---- identifiers and values -----------------------------------------------------------------------------------
+
+    /** An identifier quoted for the target. */
+    String quote(String identifier);
+
+    /** {@code schema.table}, both quoted. */
+    default String qualified(String schema, String table) {
+        return quote(schema) + '.' + quote(table);
+    }
+
+    /**
+     * How values of {@code source} are turned into what is bound for {@code target}, or null when the model's value
+     * is bound as it is.
+     */
+    ValueConverter converter(ColumnInfo source, TargetColumn target);
+
+    /** Binds one converted value (or null) as parameter {@code index}. */
+    void bind(PreparedStatement ps, int index, Object value) throws SQLException;
+
+    // ---- DML ------------------------------------------------------------------------------------------------------
 
     /** {@code INSERT INTO t (cols) VALUES (?,..),..} for {@code rows} rows. */
     String insert(String table, List<String> columns, int rows);
@@ -29,8 +94,21 @@ public interface SqlDialect {
     /** Multi-row insert that updates every non-key column of a row that already exists. */
     String upsert(String table, List<String> columns, List<String> keyColumns, int rows);
 
-    /** Multi-row {@code REPLACE}: removes every row that clashes on any unique key, then inserts. */
+    /**
+     * Whether {@link #replace} exists: without it, rows of a table with several unique keys are upserted on the
+     * identity key, and a clash on another unique key fails as a duplicate key (a rejected row).
+     */
+    default boolean hasReplace() {
+        return true;
+    }
+
+    /** Multi-row insert that first removes every row that clashes on any unique key (see {@link #hasReplace}). */
     String replace(String table, List<String> columns, int rows);
+
+    /** The most bind parameters one statement may carry. */
+    default int maxParameters() {
+        return 65_535;
+    }
 
     /** Deletes {@code rows} rows by key. */
     String deleteByKey(String table, List<String> keyColumns, int rows);
@@ -43,4 +121,52 @@ public interface SqlDialect {
 
     /** Updates one row matched on every column (NULL-safe): new values, then old values. */
     String updateByRow(String table, List<String> columns);
+
+    // ---- DDL ------------------------------------------------------------------------------------------------------
+
+    /**
+     * Runs the MySQL statement of {@code ddl} (as the stream carries it) in {@code targetSchema}, translated where the
+     * target speaks another language, qualified names rewritten by {@code schemaMap}.
+     *
+     * @return the statements run, for the log
+     * @throws UnsupportedDdlException when the target has no translation for the statement
+     */
+    List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
+            throws SQLException;
+
+    /** The SQL of the sink's own tables (DDL checkpoint, cross-task coordination) in {@code schema}. */
+    ControlSql control(String schema);
+
+    // ---- errors ---------------------------------------------------------------------------------------------------
+
+    /** Worth retrying the whole transaction: deadlock, lock wait, lost connection, a failover's transient errors. */
+    boolean retryable(SQLException e);
+
+    /** The connection is unusable and must be discarded. */
+    default boolean connectionLost(SQLException e) {
+        return SqlFailures.connectionLost(e);
+    }
+
+    /** A unique key clash. */
+    boolean duplicateKey(SQLException e);
+
+    /**
+     * Whether the target rejected a row for its data (too long, out of range, NULL in a NOT NULL column, unknown
+     * column, a bad value, a constraint) rather than the statement or the server failing.
+     *
+     * @param upsert whether the failing statement already wrote the row idempotently: then a duplicate key is one
+     *               that an upsert cannot absorb, a rejection too; otherwise it means a replay
+     */
+    boolean rejectsRow(SQLException e, boolean upsert);
+
+    /** The column the server names in its message, or null. */
+    String rejectedColumn(SQLException e);
+
+    /** A DDL error that means "already done": a replayed statement. */
+    boolean ddlAlreadyApplied(SQLException e);
+
+    /** "error 1213 (40001): Deadlock found ...": for messages. */
+    default String describe(SQLException e) {
+        return SqlFailures.describe(e);
+    }
 }

@@ -89,7 +89,8 @@ public final class DmlBuilder {
         }
         if (!deletes.isEmpty()) emitDeletesByKey(shape, new ArrayList<>(deletes.values()), out);
         if (!upserts.isEmpty()) {
-            SqlBatch.Kind kind = shape.target().needsReplace() ? SqlBatch.Kind.REPLACE : SqlBatch.Kind.UPSERT;
+            SqlBatch.Kind kind = shape.target().needsReplace() && dialect.hasReplace() ? SqlBatch.Kind.REPLACE
+                    : SqlBatch.Kind.UPSERT;
             emitWrites(shape, new ArrayList<>(upserts.values()), kind, out);
         }
     }
@@ -205,7 +206,7 @@ public final class DmlBuilder {
 
     /** The largest allowed row count for a statement, given what is left and the server's limits. */
     int chooseSize(int remaining, int paramsPerRow, long rowBytes) {
-        int byParams = MAX_PLACEHOLDERS / Math.max(1, paramsPerRow);
+        int byParams = Math.min(MAX_PLACEHOLDERS, dialect.maxParameters()) / Math.max(1, paramsPerRow);
         // keep a quarter of the packet for the statement's framing and per-value headers
         long byPacket = Math.max(1, (maxPacketBytes * 3 / 4) / Math.max(1, rowBytes));
         for (int s : BATCH_SIZES) {

@@ -1,13 +1,14 @@
 package io.cdcconnect.sink.dml;
 
 import io.cdcconnect.codec.model.ColumnInfo;
-import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.conflict.KeyHasher;
 import io.cdcconnect.sink.conflict.KeyNormalizer;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.dialect.Unrepresentable;
+import io.cdcconnect.sink.dialect.ValueConverter;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,15 +20,11 @@ import java.util.Map;
  */
 public final class RowShape {
 
-    private static final byte PLAIN = 0;
-    private static final byte UNSIGNED_BIGINT = 1;
-    private static final byte BIT = 2;
-
     private final TableInfo source;
     private final TargetTable target;
     private final List<String> columns;
     private final int[] sourceIndex;
-    private final byte[] conversion;
+    private final ValueConverter[] conversion;
     private final int[][] keyIndexes;
     private final boolean[][] keyCaseInsensitive;
     private final boolean partialKeys;
@@ -36,7 +33,7 @@ public final class RowShape {
     private final boolean[] identityCaseInsensitive;
     private final long tableSeed;
 
-    private RowShape(TableInfo source, TargetTable target, List<String> columns, int[] sourceIndex, byte[] conversion,
+    private RowShape(TableInfo source, TargetTable target, List<String> columns, int[] sourceIndex, ValueConverter[] conversion,
                      int[][] keyIndexes, boolean[][] keyCaseInsensitive, boolean partialKeys,
                      List<String> identityNames, int[] identityIndexes) {
         this.source = source;
@@ -57,17 +54,22 @@ public final class RowShape {
         this.tableSeed = KeyHasher.tableSeed(target.schema(), target.name());
     }
 
+    /** Maps {@code source} onto {@code target}, values bound as the model holds them (tests). */
+    public static RowShape of(TableInfo source, TargetTable target) {
+        return of(source, target, null);
+    }
+
     /**
-     * Maps {@code source} onto {@code target}.
+     * Maps {@code source} onto {@code target}, values converted as {@code dialect} says.
      *
      * @throws IllegalArgumentException naming the column when an incoming column is missing from the target, or a
      *                                  target key column is missing from the input
      */
-    public static RowShape of(TableInfo source, TargetTable target) {
+    public static RowShape of(TableInfo source, TargetTable target, SqlDialect dialect) {
         Map<String, TargetColumn> byName = target.byLowerName();
         List<String> names = new ArrayList<>();
         List<Integer> idx = new ArrayList<>();
-        List<Byte> conv = new ArrayList<>();
+        List<ValueConverter> conv = new ArrayList<>();
         for (int i = 0; i < source.columnCount(); i++) {
             ColumnInfo c = source.column(i);
             if (c.generated()) continue;
@@ -79,14 +81,10 @@ public final class RowShape {
             if (t.generated()) continue;
             names.add(t.name());
             idx.add(i);
-            byte k = PLAIN;
-            if (t.bit() || c.type() == MySqlType.BIT) k = BIT;
-            else if (t.unsignedBigint() || (c.type() == MySqlType.LONGLONG && c.unsigned())) k = UNSIGNED_BIGINT;
-            conv.add(k);
+            conv.add(dialect == null ? null : dialect.converter(c, t));
         }
         int[] sourceIndex = idx.stream().mapToInt(Integer::intValue).toArray();
-        byte[] conversion = new byte[conv.size()];
-        for (int i = 0; i < conversion.length; i++) conversion[i] = conv.get(i);
+        ValueConverter[] conversion = conv.toArray(new ValueConverter[0]);
 
         Map<String, Integer> sourcePos = new java.util.HashMap<>();
         for (int i = 0; i < source.columnCount(); i++) sourcePos.put(source.column(i).name().toLowerCase(Locale.ROOT), i);
@@ -179,18 +177,20 @@ public final class RowShape {
         return identityIndexes != null;
     }
 
-    /** The value to bind for written column {@code i} of {@code image}, converted where JDBC needs it. */
+    /**
+     * The value to bind for written column {@code i} of {@code image}, converted as the dialect says. A value the
+     * target cannot represent becomes an {@link Unrepresentable}, which fails when bound: the statement fails, and
+     * the row is rejected like one the server refuses.
+     */
     public Object value(Object[] image, int i) {
         Object v = image[sourceIndex[i]];
-        if (v == null || conversion[i] == PLAIN) return v;
-        if (v instanceof Long l && l < 0) {
-            if (conversion[i] == UNSIGNED_BIGINT) return new BigDecimal(Long.toUnsignedString(l));
-            // BIT(64) with the top bit set: a big-endian byte string assigns the same bits
-            byte[] b = new byte[8];
-            for (int j = 0; j < 8; j++) b[j] = (byte) (l >>> (56 - 8 * j));
-            return b;
+        ValueConverter c = conversion[i];
+        if (v == null || c == null) return v;
+        try {
+            return c.convert(v);
+        } catch (IllegalArgumentException e) {
+            return new Unrepresentable(e.getMessage());
         }
-        return v;
     }
 
     /** The identity key value {@code j} of {@code image}, converted for binding. */

@@ -11,16 +11,19 @@ import java.util.Objects;
  *
  * @param schema        database
  * @param name          table
+ * @param quotedName    schema and table as the dialect quotes them, for SQL text and messages
  * @param columns       columns in table order
  * @param uniqueKeys    every unique key by column names, the primary key first when there is one
  * @param hasPrimaryKey whether {@code uniqueKeys.get(0)} is the primary key
  */
-public record TargetTable(String schema, String name, List<TargetColumn> columns, List<List<String>> uniqueKeys,
+public record TargetTable(String schema, String name, String quotedName, List<TargetColumn> columns,
+                          List<List<String>> uniqueKeys,
                           boolean hasPrimaryKey) {
 
     public TargetTable {
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(quotedName, "quotedName");
         columns = List.copyOf(columns);
         uniqueKeys = uniqueKeys.stream().map(List::copyOf).toList();
     }
@@ -60,11 +63,6 @@ public record TargetTable(String schema, String name, List<TargetColumn> columns
      */
     public boolean needsReplace() {
         return uniqueKeys.size() > 1;
-    }
-
-    /** "`schema`.`table`" with backticks doubled. */
-    public String quotedName() {
-        return '`' + schema.replace("`", "``") + "`.`" + name.replace("`", "``") + '`';
     }
 
     public Map<String, TargetColumn> byLowerName() {

@@ -40,6 +40,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String REPLAYS_SKIPPED = "cdc.sink.replays.skipped";
     public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
     public static final String DDL_SKIPPED = "cdc.sink.ddl.skipped";
+    public static final String DDL_UNSUPPORTED = "cdc.sink.ddl.unsupported";
     public static final String ERRANT_RECORDS = "cdc.sink.records.errant";
 
     private final MeterRegistry registry;
@@ -56,6 +57,7 @@ public final class SinkMetrics implements AutoCloseable {
     private final Counter replaysSkipped;
     private final Counter ddl;
     private final Counter ddlSkipped;
+    private final Counter ddlUnsupported;
     private final Counter errant;
     private final AtomicLong lastAppliedMillis = new AtomicLong();
     private final Tags tags;
@@ -89,6 +91,8 @@ public final class SinkMetrics implements AutoCloseable {
         ddl = Counter.builder(DDL_APPLIED).tags(tags).register(registry);
         ddlSkipped = Counter.builder(DDL_SKIPPED).description("DDL statements of a kind ddl.apply leaves out")
                 .tags(tags).register(registry);
+        ddlUnsupported = Counter.builder(DDL_UNSUPPORTED).description("DDL statements the target has no translation "
+                + "for, skipped under ddl.unsupported=skip").tags(tags).register(registry);
         errant = Counter.builder(ERRANT_RECORDS).description("records sent to the errant-record reporter").tags(tags)
                 .register(registry);
         Gauge.builder(CHECKPOINT_LAG, lastAppliedMillis,
@@ -170,6 +174,10 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void ddlSkipped() {
         ddlSkipped.increment();
+    }
+
+    public void ddlUnsupported() {
+        ddlUnsupported.increment();
     }
 
     public void ddlApplied() {

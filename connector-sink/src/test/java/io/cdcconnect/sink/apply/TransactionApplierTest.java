@@ -5,7 +5,7 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
-import io.cdcconnect.sink.dialect.MariaDbDialect;
+import io.cdcconnect.sink.dialect.mysql.MariaDbDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.SqlBatch;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class TransactionApplierTest {
 
-    private static final TargetTable TARGET = new TargetTable("dst", "t", List.of(
+    private static final TargetTable TARGET = new TargetTable("dst", "t", "`dst`.`t`", List.of(
             new TargetColumn("id", "bigint(20)", false, false, false),
             new TargetColumn("v", "varchar(20)", false, false, true)), List.of(List.of("id")), true);
 

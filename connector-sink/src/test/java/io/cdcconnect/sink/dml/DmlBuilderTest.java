@@ -2,7 +2,7 @@ package io.cdcconnect.sink.dml;
 
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
-import io.cdcconnect.sink.dialect.MariaDbDialect;
+import io.cdcconnect.sink.dialect.mysql.MariaDbDialect;
 import io.cdcconnect.sink.testutil.Rows;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DmlBuilderTest {
 
     private static final TableInfo SOURCE = Rows.idValue("src", "t");
-    private static final TargetTable PK_TABLE = new TargetTable("dst", "t", List.of(
+    private static final TargetTable PK_TABLE = new TargetTable("dst", "t", "`dst`.`t`", List.of(
             new TargetColumn("id", "bigint(20)", false, false, false),
             new TargetColumn("v", "varchar(20)", true, false, true)), List.of(List.of("id")), true);
-    private static final TargetTable PK_AND_UK = new TargetTable("dst", "t", PK_TABLE.columns(),
+    private static final TargetTable PK_AND_UK = new TargetTable("dst", "t", "`dst`.`t`", PK_TABLE.columns(),
             List.of(List.of("id"), List.of("v")), true);
-    private static final TargetTable NO_KEY = new TargetTable("dst", "t", PK_TABLE.columns(), List.of(), false);
+    private static final TargetTable NO_KEY = new TargetTable("dst", "t", "`dst`.`t`", PK_TABLE.columns(), List.of(), false);
 
     private final DmlBuilder builder = new DmlBuilder(new MariaDbDialect(), 16 * 1024 * 1024);
 
@@ -132,10 +132,10 @@ class DmlBuilderTest {
                 io.cdcconnect.codec.model.ColumnInfo.of("id", io.cdcconnect.codec.model.MySqlType.LONGLONG,
                         io.cdcconnect.codec.model.ColumnFlags.PRIMARY_KEY | io.cdcconnect.codec.model.ColumnFlags.UNSIGNED),
                 io.cdcconnect.codec.model.ColumnInfo.of("b", io.cdcconnect.codec.model.MySqlType.BIT, 0)));
-        TargetTable target = new TargetTable("dst", "u", List.of(
+        TargetTable target = new TargetTable("dst", "u", "`dst`.`u`", List.of(
                 new TargetColumn("id", "bigint(20) unsigned", false, false, false),
                 new TargetColumn("b", "bit(64)", false, false, true)), List.of(List.of("id")), true);
-        RowShape shape = RowShape.of(src, target);
+        RowShape shape = RowShape.of(src, target, new MariaDbDialect());
         Object[] image = {-1L, -1L};
         assertEquals(new BigDecimal("18446744073709551615"), shape.value(image, 0));
         assertArrayEquals(new byte[]{-1, -1, -1, -1, -1, -1, -1, -1}, (byte[]) shape.value(image, 1));

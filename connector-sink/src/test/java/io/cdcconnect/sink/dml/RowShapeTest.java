@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RowShapeTest {
 
-    private static final TargetTable USERS = new TargetTable("dst", "users", List.of(
+    private static final TargetTable USERS = new TargetTable("dst", "users", "`dst`.`users`", List.of(
             new TargetColumn("id", "bigint(20)", false, false, false),
             new TargetColumn("email", "varchar(40)", true, false, true),
             new TargetColumn("total", "int(11)", false, true, true)),

@@ -3,6 +3,7 @@ package io.cdcconnect.sink.stmtcache;
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.dialect.mysql.MariaDbDialect;
 import io.cdcconnect.sink.testutil.SinkTarget;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,7 +34,8 @@ class ConnectionStatementCacheTest {
     @BeforeAll
     static void setUp() throws Exception {
         db = SinkTarget.database("stmtcache");
-        ds = DataSources.create(SinkTarget.url() + db.name(), SinkTarget.user(), SinkTarget.password(), 2, "+00:00", "stmtcache-test");
+        ds = DataSources.create(new MariaDbDialect(), SinkTarget.url() + db.name(), SinkTarget.user(),
+                SinkTarget.password(), 2, "+00:00", "stmtcache-test", 0);
     }
 
     @AfterAll

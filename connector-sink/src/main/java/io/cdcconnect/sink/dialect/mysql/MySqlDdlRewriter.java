@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.dialect.mysql;
 
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -11,12 +11,12 @@ import java.util.regex.Pattern;
  *
  * <p>Only a database name directly followed by a dot and a name is rewritten; quoted string literals are skipped.
  */
-public final class DdlRewriter {
+final class MySqlDdlRewriter {
 
-    private DdlRewriter() {
+    private MySqlDdlRewriter() {
     }
 
-    public static String renameSchemas(String sql, Map<String, String> schemaMap) {
+    static String renameSchemas(String sql, Map<String, String> schemaMap) {
         if (schemaMap.isEmpty()) return sql;
         String out = sql;
         for (Map.Entry<String, String> e : schemaMap.entrySet()) {

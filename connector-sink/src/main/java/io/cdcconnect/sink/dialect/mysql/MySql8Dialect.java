@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect;
+package io.cdcconnect.sink.dialect.mysql;
 
 /** MySQL 8.0.20 and later: a row alias ({@code AS new}) replaces the deprecated {@code VALUES(col)}. */
 public final class MySql8Dialect extends MySqlFamilyDialect {

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect;
+package io.cdcconnect.sink.dialect.mysql;
 
 import org.junit.jupiter.api.Test;
 
@@ -7,29 +7,32 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class DialectsTest {
+class MySqlFamilyDialectTest {
 
     @Test
     void choosesByServerVersion() {
-        assertEquals("mariadb", Dialects.fromVersion("10.11.19-MariaDB-0+deb12u1").name());
-        assertEquals("tidb", Dialects.fromVersion("8.0.11-TiDB-v7.5.0").name());
-        assertEquals("mysql8", Dialects.fromVersion("8.0.20").name());
-        assertEquals("mysql8", Dialects.fromVersion("8.4.3").name());
-        assertEquals("mysql57", Dialects.fromVersion("8.0.19").name());
-        assertEquals("mysql57", Dialects.fromVersion("5.7.44-log").name());
+        assertEquals("mariadb", MySqlFamilyDialect.fromVersion("10.11.19-MariaDB-0+deb12u1").name());
+        assertEquals("tidb", MySqlFamilyDialect.fromVersion("8.0.11-TiDB-v7.5.0").name());
+        assertEquals("mysql8", MySqlFamilyDialect.fromVersion("8.0.20").name());
+        assertEquals("mysql8", MySqlFamilyDialect.fromVersion("8.4.3").name());
+        assertEquals("mysql57", MySqlFamilyDialect.fromVersion("8.0.19").name());
+        assertEquals("mysql57", MySqlFamilyDialect.fromVersion("5.7.44-log").name());
     }
 
     @Test
     void tidbSessionsAllowExplicitAutoRandomIdsAsTicdcDoes() {
-        assertEquals(java.util.List.of("allow_auto_random_explicit_insert = 1"), new TiDbDialect().sessionSettings());
-        assertEquals(java.util.List.of(), new MariaDbDialect().sessionSettings());
-        assertEquals(java.util.List.of(), new MySql8Dialect().sessionSettings());
+        String common = "SET SESSION time_zone = '+00:00', SESSION sql_mode = "
+                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')";
+        assertEquals(common + ", SESSION allow_auto_random_explicit_insert = 1",
+                new TiDbDialect().sessionInitSql("+00:00"));
+        assertEquals(common, new MariaDbDialect().sessionInitSql("+00:00"));
+        assertEquals(common, new MySql8Dialect().sessionInitSql("+00:00"));
     }
 
     @Test
     void configuredNameWins() {
-        assertEquals("mysql57", Dialects.choose("mysql57", "8.4.0").name());
-        assertThrows(IllegalArgumentException.class, () -> Dialects.choose("oracle", "x"));
+        assertEquals("mysql57", MySqlFamilyDialect.choose("mysql57", "8.4.0").name());
+        assertThrows(IllegalArgumentException.class, () -> MySqlFamilyDialect.choose("oracle", "x"));
     }
 
     @Test

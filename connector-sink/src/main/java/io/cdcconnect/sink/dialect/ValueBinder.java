@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.dialect;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -41,6 +41,8 @@ public final class ValueBinder {
             ps.setShort(index, s);
         } else if (v instanceof Byte b) {
             ps.setByte(index, b);
+        } else if (v instanceof Unrepresentable u) {
+            throw new Unrepresentable.UnrepresentableValueException(u.reason());
         } else {
             ps.setString(index, v.toString());
         }

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect;
+package io.cdcconnect.sink.dialect.mysql;
 
 import java.util.List;
 
@@ -10,7 +10,7 @@ public final class TiDbDialect extends MySqlFamilyDialect {
      * refuses (error 8216) unless explicit inserts are allowed.
      */
     @Override
-    public List<String> sessionSettings() {
+    protected List<String> sessionSettings() {
         return List.of("allow_auto_random_explicit_insert = 1");
     }
 

@@ -3,46 +3,20 @@ package io.cdcconnect.sink.dialect;
 import java.util.List;
 
 /**
- * SQL shared by MySQL, MariaDB and TiDB; subclasses say only how an upsert refers to the row being inserted.
+ * The DML that standard SQL says the same way everywhere (multi-row INSERT, DELETE and UPDATE by key); a family says
+ * how it quotes, compares NULL-safely, limits a statement to one row and upserts.
  */
-public abstract class MySqlFamilyDialect implements SqlDialect {
+public abstract class StandardSqlDialect implements SqlDialect {
 
-    /** Text between the VALUES list and {@code ON DUPLICATE KEY UPDATE} (a row alias), or empty. */
-    protected String rowAlias() {
-        return "";
-    }
+    /** The comparison of a column with a parameter that holds for two NULLs ({@code " <=> ?"}). */
+    protected abstract String nullSafeEquals();
 
-    /** How the update clause names the inserted value of {@code quotedColumn}. */
-    protected abstract String insertedValue(String quotedColumn);
+    /** The WHERE clause, with {@code condition}, of a DELETE or UPDATE of {@code table} that touches one row at most. */
+    protected abstract String oneRowWhere(String table, String condition);
 
     @Override
     public String insert(String table, List<String> columns, int rows) {
         return insertLike("INSERT INTO ", table, columns, rows).toString();
-    }
-
-    @Override
-    public String replace(String table, List<String> columns, int rows) {
-        return insertLike("REPLACE INTO ", table, columns, rows).toString();
-    }
-
-    @Override
-    public String upsert(String table, List<String> columns, List<String> keyColumns, int rows) {
-        StringBuilder sb = insertLike("INSERT INTO ", table, columns, rows);
-        sb.append(rowAlias()).append(" ON DUPLICATE KEY UPDATE ");
-        boolean first = true;
-        for (String c : columns) {
-            if (containsIgnoreCase(keyColumns, c)) continue;
-            if (!first) sb.append(',');
-            String q = quote(c);
-            sb.append(q).append('=').append(insertedValue(q));
-            first = false;
-        }
-        if (first) {
-            // every column is a key column: nothing to update, but the clause needs one assignment
-            String q = quote(columns.get(0));
-            sb.append(q).append('=').append(q);
-        }
-        return sb.toString();
     }
 
     @Override
@@ -84,21 +58,18 @@ public abstract class MySqlFamilyDialect implements SqlDialect {
 
     @Override
     public String deleteByRow(String table, List<String> columns) {
-        StringBuilder sb = new StringBuilder("DELETE FROM ").append(table).append(" WHERE ");
-        appendNullSafeMatch(sb, columns);
-        return sb.append(" LIMIT 1").toString();
+        return "DELETE FROM " + table + oneRowWhere(table, nullSafeMatch(columns));
     }
 
     @Override
     public String updateByRow(String table, List<String> columns) {
         StringBuilder sb = new StringBuilder("UPDATE ").append(table).append(" SET ");
         appendAssignments(sb, columns);
-        sb.append(" WHERE ");
-        appendNullSafeMatch(sb, columns);
-        return sb.append(" LIMIT 1").toString();
+        return sb.append(oneRowWhere(table, nullSafeMatch(columns))).toString();
     }
 
-    private StringBuilder insertLike(String verb, String table, List<String> columns, int rows) {
+    /** {@code verb table (cols) VALUES (?,..),..} for {@code rows} rows. */
+    protected StringBuilder insertLike(String verb, String table, List<String> columns, int rows) {
         StringBuilder sb = new StringBuilder(64 + columns.size() * 12 + rows * (columns.size() * 2 + 3));
         sb.append(verb).append(table).append(" (");
         for (int i = 0; i < columns.size(); i++) {
@@ -125,14 +96,17 @@ public abstract class MySqlFamilyDialect implements SqlDialect {
         }
     }
 
-    private void appendNullSafeMatch(StringBuilder sb, List<String> columns) {
+    private String nullSafeMatch(List<String> columns) {
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < columns.size(); i++) {
             if (i > 0) sb.append(" AND ");
-            sb.append(quote(columns.get(i))).append(" <=> ?");
+            sb.append(quote(columns.get(i))).append(nullSafeEquals());
         }
+        return sb.toString();
     }
 
-    private static boolean containsIgnoreCase(List<String> names, String name) {
+    /** Whether {@code names} holds {@code name}, ignoring case (MySQL column names are case-insensitive). */
+    protected static boolean containsIgnoreCase(List<String> names, String name) {
         for (String n : names) {
             if (n.equalsIgnoreCase(name)) return true;
         }

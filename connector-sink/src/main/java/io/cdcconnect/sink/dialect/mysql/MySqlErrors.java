@@ -1,15 +1,17 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.dialect.mysql;
+
+import io.cdcconnect.sink.dialect.SqlFailures;
 
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientConnectionException;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Classifies server errors into what the sink retries, what it tolerates, and what fails the task. */
-public final class SqlErrors {
+/**
+ * The error codes of MySQL, MariaDB and TiDB, classified into what the sink retries, what it tolerates, and what
+ * fails the task. Only {@link MySqlFamilyDialect} reads them.
+ */
+final class MySqlErrors {
 
     public static final int DUPLICATE_ENTRY = 1062;
     public static final int LOCK_WAIT_TIMEOUT = 1205;
@@ -57,7 +59,7 @@ public final class SqlErrors {
     private static final Pattern COLUMN = Pattern.compile(
             "(?i)\\b(?:column|field) (?:'([^']+)'|(?:`(?:[^`]|``)*`\\.)*`((?:[^`]|``)+)`)");
 
-    private SqlErrors() {
+    private MySqlErrors() {
     }
 
     /**
@@ -83,7 +85,7 @@ public final class SqlErrors {
     }
 
     private static SQLException rootOf(SQLException e) {
-        return e.getCause() instanceof SQLException c && c != e ? c : e;
+        return SqlFailures.rootOf(e);
     }
 
     /**
@@ -107,13 +109,7 @@ public final class SqlErrors {
 
     /** The connection is unusable: it must be discarded and a new one taken. */
     public static boolean connectionLost(SQLException e) {
-        if (e instanceof SQLNonTransientConnectionException || e instanceof SQLTransientConnectionException
-                || e instanceof SQLRecoverableException) return true;
-        String state = e.getSQLState();
-        if (state != null && state.startsWith("08")) return true;
-        if (CONNECTION_LOST.contains(e.getErrorCode())) return true;
-        return e.getCause() instanceof SQLException c && c != e && (c.getSQLState() != null
-                && c.getSQLState().startsWith("08"));
+        return SqlFailures.connectionLost(e) || CONNECTION_LOST.contains(e.getErrorCode());
     }
 
     public static boolean duplicateKey(SQLException e) {
@@ -121,9 +117,6 @@ public final class SqlErrors {
                 || (e.getCause() instanceof SQLException c && c.getErrorCode() == DUPLICATE_ENTRY);
     }
 
-    /** "error 1213 (40001): Deadlock found ..." */
-    public static String describe(SQLException e) {
-        SQLException root = rootOf(e);
-        return "error " + root.getErrorCode() + " (" + root.getSQLState() + "): " + root.getMessage();
-    }
+    /** 1049: the database named by USE does not exist. */
+    static final int UNKNOWN_DATABASE = 1049;
 }

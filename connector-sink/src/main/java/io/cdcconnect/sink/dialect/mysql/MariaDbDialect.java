@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect;
+package io.cdcconnect.sink.dialect.mysql;
 
 /** MariaDB (all supported versions): {@code VALUES(col)} in the update clause, as MariaDB has no row alias. */
 public final class MariaDbDialect extends MySqlFamilyDialect {

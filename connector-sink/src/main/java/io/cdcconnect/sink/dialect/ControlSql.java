@@ -1,0 +1,58 @@
+package io.cdcconnect.sink.dialect;
+
+import java.util.List;
+
+/**
+ * The SQL of the sink's own tables in one schema of the target: {@code ddl_checkpoint} (where a DDL left each
+ * partition), {@code ddl_barrier} and {@code ddl_run} (a DDL coordinated across tasks). Parameters are listed with
+ * each statement; every implementation keeps them in that order.
+ */
+public interface ControlSql {
+
+    /** Creates the schema and {@code ddl_checkpoint} if missing. */
+    List<String> createCheckpoint();
+
+    /** (connector, topic, partition) -> kafka_offset, ddl_commit_ts. */
+    String selectCheckpoint();
+
+    /**
+     * (connector, topic, partition, offset, ddl commit ts): inserts, or raises the stored offset and commit ts to at
+     * least these.
+     */
+    String raiseCheckpoint();
+
+    /** (connector, topic, partition). */
+    String deleteCheckpoint();
+
+    /** (offset, connector, topic, partition, offset): lowers a stored offset above {@code offset} to it. */
+    String capCheckpoint();
+
+    /** Creates the schema, {@code ddl_barrier} and {@code ddl_run} if missing. */
+    List<String> createCoordination();
+
+    /** (connector, topic, ddl id, partition): records an arrival; a repeated one is ignored. */
+    String insertArrival();
+
+    /** (connector, topic, ddl id) -> count of arrivals. */
+    String countArrivals();
+
+    /** (connector, topic, ddl id) -> claimed_by, claimed_partition, done. */
+    String selectRun();
+
+    /** (connector, topic, ddl id, claimed_by, claimed partition): claims the statement; 0 rows when already claimed. */
+    String insertRun();
+
+    /** (new claimant, connector, topic, ddl id, old claimant): takes over an unfinished claim. */
+    String takeOverRun();
+
+    /** (connector, topic, ddl id): marks the statement run. */
+    String finishRun();
+
+    /** {@code table} in this schema, quoted. */
+    String table(String table);
+
+    /** (connector): forgets what {@code table} holds of a connector. */
+    default String deleteConnector(String table) {
+        return "DELETE FROM " + table(table) + " WHERE connector = ?";
+    }
+}

@@ -1,0 +1,310 @@
+package io.cdcconnect.sink.dialect.mysql;
+
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.MySqlType;
+import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.ServerLimits;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.dialect.StandardSqlDialect;
+import io.cdcconnect.sink.dialect.Unrepresentable;
+import io.cdcconnect.sink.dialect.ValueBinder;
+import io.cdcconnect.sink.dialect.ValueConverter;
+import io.cdcconnect.sink.dml.TargetColumn;
+import io.cdcconnect.sink.dml.TargetTable;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MySQL, MariaDB and TiDB, reached through MySQL Connector/J: everything they share; subclasses say only how an
+ * upsert refers to the row being inserted and which session settings they need.
+ */
+public abstract class MySqlFamilyDialect extends StandardSqlDialect {
+
+    /** URL prefixes of the driver the sink bundles for this family. */
+    public static final List<String> URL_PREFIXES = List.of("jdbc:mysql:", "jdbc:mysql+srv:");
+
+    private static final Pattern MYSQL_VERSION = Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)");
+
+    private static final String COLUMNS_SQL = "SELECT COLUMN_NAME, COLUMN_TYPE, COLLATION_NAME, IS_NULLABLE, EXTRA "
+            + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+    private static final String KEYS_SQL = "SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS "
+            + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 "
+            + "ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX";
+
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "information_schema", "performance_schema",
+            "sys", "metrics_schema");
+
+    /**
+     * The dialect of a server of this family: {@code configured} is auto, mariadb, mysql57, mysql8 or tidb; auto
+     * reads {@code serverVersion} ("10.11.19-MariaDB-0+deb12u1", "8.0.36", "5.7.44-log", "8.0.11-TiDB-v7.5.0").
+     */
+    public static MySqlFamilyDialect choose(String configured, String serverVersion) {
+        String name = configured == null ? "auto" : configured.toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "mariadb" -> new MariaDbDialect();
+            case "mysql57" -> new MySql57Dialect();
+            case "mysql8" -> new MySql8Dialect();
+            case "tidb" -> new TiDbDialect();
+            case "auto" -> fromVersion(serverVersion);
+            default -> throw new IllegalArgumentException("dialect '" + configured + "' is not one of the MySQL "
+                    + "family (auto, mariadb, mysql57, mysql8, tidb)");
+        };
+    }
+
+    /** The dialect a version string names. */
+    public static MySqlFamilyDialect fromVersion(String version) {
+        String v = version == null ? "" : version;
+        String lower = v.toLowerCase(Locale.ROOT);
+        if (lower.contains("mariadb")) return new MariaDbDialect();
+        if (lower.contains("tidb")) return new TiDbDialect();
+        Matcher m = MYSQL_VERSION.matcher(v);
+        if (m.find()) {
+            int major = Integer.parseInt(m.group(1));
+            int minor = Integer.parseInt(m.group(2));
+            int patch = Integer.parseInt(m.group(3));
+            if (major > 8 || (major == 8 && (minor > 0 || patch >= 20))) return new MySql8Dialect();
+        }
+        return new MySql57Dialect();
+    }
+
+    @Override
+    public SqlDialect refine(String configured, String serverVersion) {
+        return choose(configured, serverVersion);
+    }
+
+    /**
+     * Session variables every connection sets ({@code name = value}, after the time zone and sql_mode): what the
+     * target needs to take the rows a changefeed writes.
+     */
+    protected List<String> sessionSettings() {
+        return List.of();
+    }
+
+    @Override
+    public String driverClass() {
+        return "com.mysql.cj.jdbc.Driver";
+    }
+
+    @Override
+    public Properties driverProperties(long socketTimeoutMillis) {
+        Properties p = new Properties();
+        // server-side statements, cached by the sink's own bounded cache, never by the driver
+        p.setProperty("useServerPrepStmts", "true");
+        p.setProperty("cachePrepStmts", "false");
+        // report a failed prepare instead of silently emulating it, so the fallback is counted
+        p.setProperty("emulateUnsupportedPstmts", "false");
+        p.setProperty("characterEncoding", "UTF-8");
+        p.setProperty("rewriteBatchedStatements", "false");
+        p.setProperty("nullDatabaseMeansCurrent", "true");
+        p.setProperty("useLocalSessionState", "true");
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("connectTimeout", "30000");
+        if (socketTimeoutMillis > 0) p.setProperty("socketTimeout", Long.toString(socketTimeoutMillis));
+        return p;
+    }
+
+    @Override
+    public String sessionInitSql(String timeZone) {
+        // the source accepted zero dates ('0000-00-00', '2024-00-00') under its own sql_mode: so must we
+        StringBuilder sb = new StringBuilder("SET SESSION time_zone = '").append(timeZone).append("', SESSION sql_mode = "
+                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')");
+        for (String v : sessionSettings()) sb.append(", SESSION ").append(v);
+        return sb.toString();
+    }
+
+    @Override
+    public ServerLimits readLimits(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT VERSION(), @@max_allowed_packet, @@max_prepared_stmt_count")) {
+            rs.next();
+            return new ServerLimits(rs.getString(1), rs.getLong(2), rs.getLong(3));
+        }
+    }
+
+    @Override
+    public TargetTable readTable(Connection c, String schema, String table) throws SQLException {
+        List<TargetColumn> columns = new ArrayList<>();
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(COLUMNS_SQL)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String collation = rs.getString(3);
+                    String extra = rs.getString(5) == null ? "" : rs.getString(5).toUpperCase(Locale.ROOT);
+                    boolean generated = extra.contains("VIRTUAL") || extra.contains("STORED")
+                            || extra.contains("PERSISTENT");
+                    columns.add(new TargetColumn(rs.getString(1), rs.getString(2),
+                            collation != null && collation.toLowerCase(Locale.ROOT).contains("_ci"), generated,
+                            "YES".equalsIgnoreCase(rs.getString(4))));
+                }
+            }
+        }
+        if (columns.isEmpty()) return null;
+        try (PreparedStatement ps = c.prepareStatement(KEYS_SQL)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                }
+            }
+        }
+        return new TargetTable(schema, table, qualified(schema, table), columns, new ArrayList<>(keys.values()),
+                keys.containsKey("PRIMARY"));
+    }
+
+    @Override
+    public boolean tableExists(Connection c, String schema, String table) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(schema, null, table, null)) {
+            return rs.next();
+        }
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return SYSTEM_SCHEMAS;
+    }
+
+    /** An identifier in backticks, backticks doubled. */
+    @Override
+    public String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
+    }
+
+    /**
+     * BIGINT UNSIGNED above 2^63 - 1 is bound as a decimal; BIT(64) with the top bit set as the big-endian byte
+     * string that assigns the same bits. Everything else is bound as the model holds it.
+     */
+    @Override
+    public ValueConverter converter(ColumnInfo source, TargetColumn target) {
+        if (target.bit() || source.type() == MySqlType.BIT) {
+            return v -> {
+                if (v instanceof Long l && l < 0) {
+                    byte[] b = new byte[8];
+                    for (int j = 0; j < 8; j++) b[j] = (byte) (l >>> (56 - 8 * j));
+                    return b;
+                }
+                return v;
+            };
+        }
+        if (target.unsignedBigint() || (source.type() == MySqlType.LONGLONG && source.unsigned())) {
+            return v -> v instanceof Long l && l < 0 ? new BigDecimal(Long.toUnsignedString(l)) : v;
+        }
+        return null;
+    }
+
+    @Override
+    public void bind(PreparedStatement ps, int index, Object value) throws SQLException {
+        ValueBinder.bind(ps, index, value);
+    }
+
+    @Override
+    public List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
+            throws SQLException {
+        if (!targetSchema.isEmpty()) {
+            try {
+                st.execute("USE " + quote(targetSchema));
+            } catch (SQLException e) {
+                if (e.getErrorCode() != MySqlErrors.UNKNOWN_DATABASE) throw e;
+                // unknown database: only a statement that creates it can run
+            }
+        }
+        String statement = MySqlDdlRewriter.renameSchemas(ddl.query(), schemaMap);
+        st.execute(statement);
+        return List.of(statement);
+    }
+
+    @Override
+    public ControlSql control(String schema) {
+        return new MySqlControlSql(this, schema);
+    }
+
+    @Override
+    public boolean retryable(SQLException e) {
+        return MySqlErrors.retryable(e);
+    }
+
+    @Override
+    public boolean connectionLost(SQLException e) {
+        return MySqlErrors.connectionLost(e);
+    }
+
+    @Override
+    public boolean duplicateKey(SQLException e) {
+        return MySqlErrors.duplicateKey(e);
+    }
+
+    @Override
+    public boolean rejectsRow(SQLException e, boolean upsert) {
+        return Unrepresentable.causedBy(e) || MySqlErrors.rejectsRow(e, upsert);
+    }
+
+    @Override
+    public String rejectedColumn(SQLException e) {
+        return MySqlErrors.column(e);
+    }
+
+    @Override
+    public boolean ddlAlreadyApplied(SQLException e) {
+        return MySqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode());
+    }
+
+    /** Text between the VALUES list and {@code ON DUPLICATE KEY UPDATE} (a row alias), or empty. */
+    protected String rowAlias() {
+        return "";
+    }
+
+    /** How the update clause names the inserted value of {@code quotedColumn}. */
+    protected abstract String insertedValue(String quotedColumn);
+
+    @Override
+    public String upsert(String table, List<String> columns, List<String> keyColumns, int rows) {
+        StringBuilder sb = insertLike("INSERT INTO ", table, columns, rows);
+        sb.append(rowAlias()).append(" ON DUPLICATE KEY UPDATE ");
+        boolean first = true;
+        for (String c : columns) {
+            if (containsIgnoreCase(keyColumns, c)) continue;
+            if (!first) sb.append(',');
+            String q = quote(c);
+            sb.append(q).append('=').append(insertedValue(q));
+            first = false;
+        }
+        if (first) {
+            // every column is a key column: nothing to update, but the clause needs one assignment
+            String q = quote(columns.get(0));
+            sb.append(q).append('=').append(q);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String replace(String table, List<String> columns, int rows) {
+        return insertLike("REPLACE INTO ", table, columns, rows).toString();
+    }
+
+    @Override
+    protected String nullSafeEquals() {
+        return " <=> ?";
+    }
+
+    @Override
+    protected String oneRowWhere(String table, String condition) {
+        return " WHERE " + condition + " LIMIT 1";
+    }
+}

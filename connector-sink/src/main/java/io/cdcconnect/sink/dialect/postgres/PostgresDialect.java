@@ -1,0 +1,303 @@
+package io.cdcconnect.sink.dialect.postgres;
+
+import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.ServerLimits;
+import io.cdcconnect.sink.dialect.SqlFailures;
+import io.cdcconnect.sink.dialect.StandardSqlDialect;
+import io.cdcconnect.sink.dialect.Unrepresentable;
+import io.cdcconnect.sink.dialect.UnsupportedDdlException;
+import io.cdcconnect.sink.dialect.ValueConverter;
+import io.cdcconnect.sink.dml.TargetColumn;
+import io.cdcconnect.sink.dml.TargetTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * PostgreSQL (12 and later) through PgJDBC.
+ *
+ * <ul>
+ *   <li>Every value is bound as text of unspecified type ({@code stringtype=unspecified}), converted by
+ *   {@link PostgresValues}: the server types each parameter by its column, so a statement keeps one parameter
+ *   signature whatever the values (NULL or not) and stays prepared.</li>
+ *   <li>Server-side prepared statements are the sink's own bounded cache's: {@code prepareThreshold=1} prepares a
+ *   statement on its first execution, {@code preparedStatementCacheQueries=0} keeps the driver from caching any.</li>
+ *   <li>Upserts are {@code INSERT ... ON CONFLICT (identity key) DO UPDATE}; there is no REPLACE, so a row of a table
+ *   with several unique keys that clashes with another row on a second key is rejected as a duplicate key.</li>
+ *   <li>MySQL DDL from the stream is translated by {@link PostgresDdl}; a database is a schema.</li>
+ * </ul>
+ */
+public final class PostgresDialect extends StandardSqlDialect {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresDialect.class);
+
+    public static final List<String> URL_PREFIXES = List.of("jdbc:postgresql:");
+
+    /** PostgreSQL's largest message is 1 GiB; statements stay far below it. */
+    private static final long MAX_STATEMENT_BYTES = 64L << 20;
+
+    private static final Pattern OFFSET = Pattern.compile("([+-])(\\d{1,2}):(\\d{2})");
+
+    private static final String COLUMNS_SQL = "SELECT a.attname, t.typname"
+            + " || COALESCE(substring(format_type(a.atttypid, a.atttypmod) from '\\([^)]*\\)'), ''),"
+            + " NOT a.attnotnull, a.attgenerated <> '', t.typname = 'citext' OR COALESCE(NOT co.collisdeterministic, false)"
+            + " FROM pg_catalog.pg_attribute a"
+            + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+            + " JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
+            + " LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation"
+            + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p') AND a.attnum > 0"
+            + " AND NOT a.attisdropped ORDER BY a.attnum";
+
+    private static final String KEYS_SQL = "SELECT ic.relname, i.indisprimary, a.attname"
+            + " FROM pg_catalog.pg_index i"
+            + " JOIN pg_catalog.pg_class c ON c.oid = i.indrelid"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+            + " JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid"
+            + " CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)"
+            + " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+            + " WHERE n.nspname = ? AND c.relname = ? AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL"
+            + " ORDER BY NOT i.indisprimary, ic.relname, k.ord";
+
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("pg_catalog", "information_schema", "pg_toast");
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String driverClass() {
+        return "org.postgresql.Driver";
+    }
+
+    @Override
+    public Properties driverProperties(long socketTimeoutMillis) {
+        Properties p = new Properties();
+        p.setProperty("stringtype", "unspecified");
+        p.setProperty("prepareThreshold", "1");
+        p.setProperty("preparedStatementCacheQueries", "0");
+        p.setProperty("preparedStatementCacheSizeMiB", "0");
+        p.setProperty("reWriteBatchedInserts", "false");
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("connectTimeout", "30");
+        p.setProperty("ApplicationName", "cdc-connect sink");
+        // seconds, at least one
+        if (socketTimeoutMillis > 0) {
+            p.setProperty("socketTimeout", Long.toString(Math.max(1, (socketTimeoutMillis + 999) / 1000)));
+        }
+        return p;
+    }
+
+    /**
+     * The session's TimeZone, in which TIMESTAMP text is read into {@code timestamptz}: an ISO offset ("+08:00") as
+     * an interval (PostgreSQL reads a bare "+08:00" zone string with POSIX's inverted sign), SYSTEM as the server's
+     * default, a name as it is.
+     */
+    @Override
+    public String sessionInitSql(String timeZone) {
+        if (timeZone.equalsIgnoreCase("SYSTEM")) return "SET TIME ZONE DEFAULT";
+        if (OFFSET.matcher(timeZone).matches()) {
+            return "SET TIME ZONE INTERVAL '" + timeZone + "' HOUR TO MINUTE";
+        }
+        return "SET TIME ZONE '" + timeZone.replace("'", "''") + "'";
+    }
+
+    @Override
+    public ServerLimits readLimits(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW server_version")) {
+            rs.next();
+            // no server-wide cap on prepared statements: each session holds its own
+            return new ServerLimits("PostgreSQL " + rs.getString(1), MAX_STATEMENT_BYTES, -1);
+        }
+    }
+
+    @Override
+    public TargetTable readTable(Connection c, String schema, String table) throws SQLException {
+        List<TargetColumn> columns = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(COLUMNS_SQL)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(new TargetColumn(rs.getString(1), rs.getString(2), rs.getBoolean(5),
+                            rs.getBoolean(4), rs.getBoolean(3)));
+                }
+            }
+        }
+        if (columns.isEmpty()) return null;
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        boolean primary = false;
+        try (PreparedStatement ps = c.prepareStatement(KEYS_SQL)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(3));
+                    primary |= rs.getBoolean(2);
+                }
+            }
+        }
+        return new TargetTable(schema, table, qualified(schema, table), columns, new ArrayList<>(keys.values()),
+                primary);
+    }
+
+    @Override
+    public boolean tableExists(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_catalog.pg_tables"
+                + " WHERE schemaname = ? AND tablename = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return SYSTEM_SCHEMAS;
+    }
+
+    /** An identifier in double quotes, double quotes doubled; case is kept. */
+    @Override
+    public String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    public ValueConverter converter(ColumnInfo source, TargetColumn target) {
+        return PostgresValues.converter(source, target.name(), target.columnType(), target.nullable());
+    }
+
+    /** Text of unspecified type, or NULL of unspecified type (see the class comment). */
+    @Override
+    public void bind(PreparedStatement ps, int index, Object value) throws SQLException {
+        if (value == null) {
+            ps.setNull(index, Types.VARCHAR);
+        } else if (value instanceof String s) {
+            ps.setString(index, s);
+        } else if (value instanceof Unrepresentable u) {
+            throw new Unrepresentable.UnrepresentableValueException(u.reason());
+        } else {
+            ps.setString(index, value.toString());
+        }
+    }
+
+    @Override
+    public int maxParameters() {
+        return 32_767;
+    }
+
+    @Override
+    public boolean hasReplace() {
+        return false;
+    }
+
+    @Override
+    public String replace(String table, List<String> columns, int rows) {
+        throw new UnsupportedOperationException("PostgreSQL has no REPLACE");
+    }
+
+    /** {@code INSERT ... ON CONFLICT (key) DO UPDATE SET c = EXCLUDED.c}, or DO NOTHING when every column is key. */
+    @Override
+    public String upsert(String table, List<String> columns, List<String> keyColumns, int rows) {
+        StringBuilder sb = insertLike("INSERT INTO ", table, columns, rows);
+        sb.append(" ON CONFLICT (");
+        for (int k = 0; k < keyColumns.size(); k++) {
+            if (k > 0) sb.append(',');
+            sb.append(quote(keyColumns.get(k)));
+        }
+        sb.append(')');
+        boolean first = true;
+        for (String c : columns) {
+            if (containsIgnoreCase(keyColumns, c)) continue;
+            sb.append(first ? " DO UPDATE SET " : ",");
+            String q = quote(c);
+            sb.append(q).append("=EXCLUDED.").append(q);
+            first = false;
+        }
+        if (first) sb.append(" DO NOTHING");
+        return sb.toString();
+    }
+
+    @Override
+    protected String nullSafeEquals() {
+        return " IS NOT DISTINCT FROM ?";
+    }
+
+    /** PostgreSQL has no LIMIT on DELETE or UPDATE: one row is picked by its ctid. */
+    @Override
+    protected String oneRowWhere(String table, String condition) {
+        return " WHERE ctid = (SELECT ctid FROM " + table + " WHERE " + condition + " LIMIT 1)";
+    }
+
+    @Override
+    public List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
+            throws SQLException {
+        PostgresDdl.Translation t = PostgresDdl.translate(ddl.query(), targetSchema,
+                db -> schemaMap.getOrDefault(db, db));
+        if (t.unsupported() != null) throw new UnsupportedDdlException(t.unsupported());
+        for (String w : t.warnings()) LOG.warn("DDL {} in \"{}\" (commitTs {}): {}", ddl.kind(), targetSchema,
+                ddl.commitTs(), w);
+        for (String s : t.statements()) st.execute(s);
+        return t.statements();
+    }
+
+    @Override
+    public ControlSql control(String schema) {
+        return new PostgresControlSql(this, schema);
+    }
+
+    @Override
+    public boolean retryable(SQLException e) {
+        return PostgresErrors.retryable(e);
+    }
+
+    @Override
+    public boolean connectionLost(SQLException e) {
+        return SqlFailures.connectionLost(e);
+    }
+
+    @Override
+    public boolean duplicateKey(SQLException e) {
+        return PostgresErrors.UNIQUE_VIOLATION.equals(PostgresErrors.state(e));
+    }
+
+    @Override
+    public boolean rejectsRow(SQLException e, boolean upsert) {
+        return Unrepresentable.causedBy(e) || PostgresErrors.rejectsRow(e, upsert);
+    }
+
+    @Override
+    public String rejectedColumn(SQLException e) {
+        return PostgresErrors.column(e);
+    }
+
+    @Override
+    public boolean ddlAlreadyApplied(SQLException e) {
+        return PostgresErrors.DDL_ALREADY_APPLIED.contains(PostgresErrors.state(e));
+    }
+
+    /** "error 23505: duplicate key value ...": PostgreSQL's vendor code is always 0, its SQLSTATE says it all. */
+    @Override
+    public String describe(SQLException e) {
+        SQLException root = SqlFailures.rootOf(e);
+        return "error " + root.getSQLState() + ": " + root.getMessage();
+    }
+}

@@ -2,7 +2,7 @@ package io.cdcconnect.codec;
 
 import java.util.Map;
 
-/** Decoders by format name; see {@link EventEncoders} for the formats and {@link CodecOptions} for the options. */
+/** Decoders by format name; see {@link WireFormat} for the formats and {@link CodecOptions} for the options. */
 public final class EventDecoders {
 
     private EventDecoders() {

@@ -14,71 +14,40 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Encoders and decoders by format name: "canal-json", "open-protocol", and "avro" when
- * {@code io.cdcconnect.codec.avro.AvroCodecFactory} is present (looked up by name in this class's own class loader,
- * not through ServiceLoader, which breaks across Connect plugin class loaders).
+ * Encoders and decoders by format name, as {@link WireFormat} declares them; this class only holds the built-in
+ * factories of canal-json and open-protocol.
  */
 public final class EventEncoders {
 
-    public static final String CANAL_JSON = "canal-json";
-    public static final String OPEN_PROTOCOL = "open-protocol";
-    public static final String AVRO = "avro";
-    private static final String AVRO_FACTORY = "io.cdcconnect.codec.avro.AvroCodecFactory";
-
-    private static final Map<String, EventEncoderFactory> FACTORIES = new ConcurrentHashMap<>();
-
-    static {
-        register(new CanalJsonFactory());
-        register(new OpenProtocolFactory());
-    }
+    /** {@link WireFormat#CANAL_JSON}'s name. */
+    public static final String CANAL_JSON = WireFormat.CANAL_JSON.configName();
+    /** {@link WireFormat#OPEN_PROTOCOL}'s name. */
+    public static final String OPEN_PROTOCOL = WireFormat.OPEN_PROTOCOL.configName();
+    /** {@link WireFormat#AVRO}'s name. */
+    public static final String AVRO = WireFormat.AVRO.configName();
 
     private EventEncoders() {
     }
 
-    /** Adds or replaces a format. */
-    public static void register(EventEncoderFactory factory) {
-        FACTORIES.put(factory.format(), factory);
-    }
-
+    /** The names of the formats the codec encodes and decodes in this build. */
     public static Set<String> formats() {
-        factory(AVRO, false);
-        return new TreeSet<>(FACTORIES.keySet());
+        return new TreeSet<>(WireFormat.names(f -> f.codecDecoded() && f.available()));
     }
 
     public static EventEncoder create(String format, Map<String, String> options) {
-        return factory(format, true).encoder(options);
+        return WireFormat.named(format).encoder(options);
     }
 
     public static EventDecoder decoder(String format, Map<String, String> options) {
-        return factory(format, true).decoder(options);
+        return WireFormat.named(format).decoder(options);
     }
 
-    private static EventEncoderFactory factory(String format, boolean required) {
-        EventEncoderFactory f = FACTORIES.get(format);
-        if (f == null && AVRO.equals(format)) {
-            try {
-                Class<?> c = Class.forName(AVRO_FACTORY, true, EventEncoders.class.getClassLoader());
-                f = (EventEncoderFactory) c.getDeclaredConstructor().newInstance();
-                register(f);
-            } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
-                if (required) {
-                    throw new IllegalArgumentException("format avro is not available: " + e, e);
-                }
-            }
-        }
-        if (f == null && required) {
-            throw new IllegalArgumentException("unknown format '" + format + "' (known: " + FACTORIES.keySet() + ")");
-        }
-        return f;
-    }
-
-    private static final class CanalJsonFactory implements EventEncoderFactory {
+    static final class CanalJsonFactory implements EventEncoderFactory {
         @Override
-        public String format() {
-            return CANAL_JSON;
+        public void checkEncoderOptions(Map<String, String> options) {
+            CodecOptions.canalJson(options);
         }
 
         @Override
@@ -132,10 +101,10 @@ public final class EventEncoders {
         }
     }
 
-    private static final class OpenProtocolFactory implements EventEncoderFactory {
+    static final class OpenProtocolFactory implements EventEncoderFactory {
         @Override
-        public String format() {
-            return OPEN_PROTOCOL;
+        public void checkEncoderOptions(Map<String, String> options) {
+            CodecOptions.openProtocol(options);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.cdcconnect.source;
 
 import io.cdcconnect.codec.CodecOptions;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.source.dispatch.PartitionRule;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -10,14 +11,18 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Settings of {@link CdcSourceConnector}. Our own settings, plus the Debezium settings every deployment sets
- * (declared here so that they are validated and documented); any other Debezium setting passes through unchanged,
- * except the few {@link io.cdcconnect.source.DebeziumSettings forced} ones the conversion depends on.
+ * (declared here so that they are validated and documented, and marked as Debezium's where they are defined); any
+ * other Debezium setting passes through unchanged, except the few {@link io.cdcconnect.source.DebeziumSettings forced}
+ * ones the conversion depends on. Which settings are ours follows from the {@link ConfigDef}: {@link #isOwnSetting}.
  */
 public final class CdcSourceConfig extends AbstractConfig {
 
@@ -31,7 +36,13 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String WATERMARK_INTERVAL_MS = "watermark.interval.ms";
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
-    public static final String MAX_BATCH_SIZE = "max.batch.size";
+    /**
+     * Open-protocol's rows per message (TiCDC's max-batch-size). Not "max.batch.size": that is Debezium's own
+     * setting, and passes to Debezium.
+     */
+    public static final String OPEN_PROTOCOL_MAX_BATCH_SIZE = "open.protocol.max.batch.size";
+    /** Debezium's setting (events per batch of its queue), passed through; ours was once named so. */
+    public static final String DEBEZIUM_MAX_BATCH_SIZE = "max.batch.size";
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
     public static final String ENCODER_THREADS = "encoder.threads";
     public static final String ENCODER_MAX_INFLIGHT_BYTES = "encoder.max.inflight.bytes";
@@ -72,6 +83,8 @@ public final class CdcSourceConfig extends AbstractConfig {
     private static final String GROUP_OUTPUT = "Output";
     private static final String GROUP_DEBEZIUM = "Debezium";
 
+    /** The Debezium settings our ConfigDef declares, marked by {@link #debezium} where each is defined. */
+    private static final Set<String> DEBEZIUM_DECLARED = new LinkedHashSet<>();
     private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
     public CdcSourceConfig(Map<String, ?> originals) {
@@ -92,32 +105,32 @@ public final class CdcSourceConfig extends AbstractConfig {
                         + "10.x/11.x) or 'mysql' (Debezium's MySQL connector, for MySQL 5.7/8.x and compatibles). "
                         + "GTID handling and privilege names differ between the two.",
                 GROUP_SOURCE, ++o, Width.SHORT, "Source flavour");
-        def.define(DATABASE_HOSTNAME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(debezium(DATABASE_HOSTNAME), Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, "Host name or address of the MySQL/MariaDB server (passed to Debezium).",
                 GROUP_SOURCE, ++o, Width.MEDIUM, "Host");
-        def.define(DATABASE_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
+        def.define(debezium(DATABASE_PORT), Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
                 "Port of the server (passed to Debezium).", GROUP_SOURCE, ++o, Width.SHORT, "Port");
-        def.define(DATABASE_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(debezium(DATABASE_USER), Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, "User that reads the binlog. Needs REPLICATION SLAVE, REPLICATION CLIENT (MariaDB: "
                         + "BINLOG MONITOR), SELECT, and RELOAD or LOCK TABLES for the snapshot (passed to Debezium).",
                 GROUP_SOURCE, ++o, Width.MEDIUM, "User");
-        def.define(DATABASE_PASSWORD, Type.PASSWORD, "", Importance.HIGH,
+        def.define(debezium(DATABASE_PASSWORD), Type.PASSWORD, "", Importance.HIGH,
                 "Password of database.user (passed to Debezium; never logged).", GROUP_SOURCE, ++o, Width.MEDIUM,
                 "Password");
-        def.define(DATABASE_SERVER_ID, Type.LONG, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.between(1, 4294967295L),
+        def.define(debezium(DATABASE_SERVER_ID), Type.LONG, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.between(1, 4294967295L),
                 Importance.HIGH, "Replication server id this connector uses when it reads the binlog; unique among "
                         + "all replicas of the server (passed to Debezium).",
                 GROUP_SOURCE, ++o, Width.SHORT, "Server id");
-        def.define(DATABASE_INCLUDE_LIST, Type.STRING, "", Importance.MEDIUM,
+        def.define(debezium(DATABASE_INCLUDE_LIST), Type.STRING, "", Importance.MEDIUM,
                 "Comma-separated regular expressions of databases to capture; empty captures all (passed to Debezium).",
                 GROUP_SOURCE, ++o, Width.LONG, "Databases");
-        def.define(DATABASE_EXCLUDE_LIST, Type.STRING, "", Importance.LOW,
+        def.define(debezium(DATABASE_EXCLUDE_LIST), Type.STRING, "", Importance.LOW,
                 "Comma-separated regular expressions of databases not to capture; not with database.include.list "
                         + "(passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Excluded databases");
-        def.define(TABLE_INCLUDE_LIST, Type.STRING, "", Importance.MEDIUM,
+        def.define(debezium(TABLE_INCLUDE_LIST), Type.STRING, "", Importance.MEDIUM,
                 "Comma-separated regular expressions of tables ('db.table') to capture; empty captures all tables of "
                         + "the captured databases (passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Tables");
-        def.define(TABLE_EXCLUDE_LIST, Type.STRING, "", Importance.LOW,
+        def.define(debezium(TABLE_EXCLUDE_LIST), Type.STRING, "", Importance.LOW,
                 "Comma-separated regular expressions of tables ('db.table') not to capture; not with "
                         + "table.include.list (passed to Debezium).", GROUP_SOURCE, ++o, Width.LONG, "Excluded tables");
         def.define(STARTUP_CHECKS, Type.BOOLEAN, true, Importance.LOW,
@@ -127,11 +140,10 @@ public final class CdcSourceConfig extends AbstractConfig {
                 GROUP_SOURCE, ++o, Width.SHORT, "Start-up checks");
 
         o = 0;
-        def.define(OUTPUT_FORMAT, Type.STRING, "canal-json",
-                enumValidator("canal-json", "open-protocol", "avro"), Importance.HIGH,
-                "Wire format of the messages: 'canal-json' (one row per message, no key), 'open-protocol' (several "
-                        + "rows per message, key and value) or 'avro' (Confluent wire format through a schema registry). "
-                        + "Key and value are bytes: use ByteArrayConverter for both.",
+        def.define(OUTPUT_FORMAT, Type.STRING, WireFormat.CANAL_JSON.configName(),
+                enumValidator(WireFormat.names(WireFormat::encodable).toArray(new String[0])), Importance.HIGH,
+                "Wire format of the messages: " + WireFormat.describe(WireFormat::encodable) + ". Key and value are "
+                        + "bytes: use ByteArrayConverter for both.",
                 GROUP_OUTPUT, ++o, Width.SHORT, "Output format");
         def.define(ENABLE_TIDB_EXTENSION, Type.BOOLEAN, false, Importance.MEDIUM,
                 "Add TiCDC's TiDB extension (Canal-JSON '_tidb' with commitTs, and watermark messages; Avro "
@@ -160,16 +172,19 @@ public final class CdcSourceConfig extends AbstractConfig {
                 GROUP_OUTPUT, ++o, Width.SHORT, "Partitions per topic");
         def.define(WATERMARK_INTERVAL_MS, Type.LONG, 1000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 "How often a watermark (resolved ts) goes to every partition of every topic written so far; 0 turns "
-                        + "them off. Sent only where the format carries them: Open-protocol always, Canal-JSON with "
-                        + "enable.tidb.extension=true; Avro never.", GROUP_OUTPUT, ++o, Width.SHORT,
+                        + "them off. Sent only where the format carries them: " + watermarkFormats() + ".",
+                GROUP_OUTPUT, ++o, Width.SHORT,
                 "Watermark interval");
         def.define(MAX_MESSAGE_BYTES, Type.INT, 10 * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                 "Largest Kafka message the encoder produces (key + value + overhead); keep it at or below the "
                         + "topics' max.message.bytes and the producer's max.request.size.", GROUP_OUTPUT, ++o,
                 Width.SHORT, "Max message bytes");
-        def.define(MAX_BATCH_SIZE, Type.INT, 16, ConfigDef.Range.between(1, 4096), Importance.LOW,
-                "Open-protocol: most rows packed into one Kafka message.", GROUP_OUTPUT, ++o, Width.SHORT,
-                "Max batch size");
+        def.define(OPEN_PROTOCOL_MAX_BATCH_SIZE, Type.INT, 16, ConfigDef.Range.between(1, 4096), Importance.LOW,
+                "Open-protocol: most rows packed into one Kafka message (TiCDC's max-batch-size). Formerly named "
+                        + DEBEZIUM_MAX_BATCH_SIZE + ", which is Debezium's own setting (events per batch of its "
+                        + "queue, default 2048): that name now passes to Debezium unchanged, as every setting not "
+                        + "ours does, and no longer sets this one.", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Open-protocol batch size");
         def.define(ENCODER_THREADS, Type.INT, 2, ConfigDef.Range.between(1, 64), Importance.MEDIUM,
                 "Threads that encode messages (TiCDC's encoder group); output keeps the source order within each "
                         + "partition. 1 encodes on the task's own thread.", GROUP_OUTPUT, ++o, Width.SHORT,
@@ -232,21 +247,21 @@ public final class CdcSourceConfig extends AbstractConfig {
                         + "('string').", GROUP_OUTPUT, ++o, Width.SHORT, "Avro unsigned bigint");
 
         o = 0;
-        def.define(TOPIC_PREFIX, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(debezium(TOPIC_PREFIX), Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, "Logical name of the source server: Debezium's topic.prefix, the key of its offsets, "
                         + "and {prefix} in topic.pattern. Do not change it once the connector has run: the offsets "
                         + "are stored under it.", GROUP_DEBEZIUM, ++o, Width.MEDIUM, "Topic prefix");
-        def.define(SNAPSHOT_MODE, Type.STRING, "initial", Importance.MEDIUM,
+        def.define(debezium(SNAPSHOT_MODE), Type.STRING, "initial", Importance.MEDIUM,
                 "Debezium's snapshot.mode: 'initial' (existing rows, then the binlog), 'no_data' (binlog only, from "
                         + "now), 'when_needed', 'initial_only' and the others Debezium knows (passed to Debezium).",
                 GROUP_DEBEZIUM, ++o, Width.SHORT, "Snapshot mode");
-        def.define(SCHEMA_HISTORY, Type.STRING, KAFKA_SCHEMA_HISTORY, Importance.LOW,
+        def.define(debezium(SCHEMA_HISTORY), Type.STRING, KAFKA_SCHEMA_HISTORY, Importance.LOW,
                 "Where Debezium keeps the schema history it needs after a restart (passed to Debezium).",
                 GROUP_DEBEZIUM, ++o, Width.LONG, "Schema history");
-        def.define(SCHEMA_HISTORY_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+        def.define(debezium(SCHEMA_HISTORY_BOOTSTRAP), Type.STRING, "", Importance.HIGH,
                 "Kafka bootstrap servers of Debezium's schema-history topic; required with the Kafka schema history "
                         + "(passed to Debezium).", GROUP_DEBEZIUM, ++o, Width.LONG, "Schema history servers");
-        def.define(SCHEMA_HISTORY_TOPIC, Type.STRING, "", Importance.MEDIUM,
+        def.define(debezium(SCHEMA_HISTORY_TOPIC), Type.STRING, "", Importance.MEDIUM,
                 "Topic of Debezium's schema history (one partition, infinite retention); empty means "
                         + "'<topic.prefix>.schema-history' (passed to Debezium).", GROUP_DEBEZIUM, ++o, Width.LONG,
                 "Schema history topic");
@@ -267,33 +282,29 @@ public final class CdcSourceConfig extends AbstractConfig {
                     + "): rows are dispatched over topic.partitions partitions of topics Connect creates with the "
                     + "other number");
         }
-        if (outputFormat() == OutputFormat.AVRO && schemaRegistryUrl().isBlank()) {
-            throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=avro needs the schema registry's URL");
+        WireFormat format = outputFormat();
+        if (format.needsSchemaRegistry() && schemaRegistryUrl().isBlank()) {
+            throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=" + format + " needs the schema "
+                    + "registry's URL");
         }
-        if (outputFormat() == OutputFormat.AVRO && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
+        if (!format.largeMessageHandling() && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
                 || !getString(COMPRESSION).equals("none"))) {
-            throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "Avro has no "
-                    + "large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE + " and "
-                    + COMPRESSION + " at none");
+            throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "output.format="
+                    + format + " has no large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE
+                    + " and " + COMPRESSION + " at none");
         }
         // Large-message handling, claim-check store and the rest of the codec's rules: checked by the codec itself,
         // on the options this config hands it, so the two cannot disagree. Its messages use TiCDC's option names,
-        // which are ours with '-' for '.'.
-        if (outputFormat() != OutputFormat.AVRO) {
-            try {
-                if (outputFormat() == OutputFormat.CANAL_JSON) {
-                    CodecOptions.canalJson(codecOptions());
-                } else {
-                    CodecOptions.openProtocol(codecOptions());
-                }
-            } catch (IllegalArgumentException e) {
-                String message = e.getMessage();
-                for (String name : List.of(ENABLE_TIDB_EXTENSION, LARGE_MESSAGE_HANDLE, CLAIM_CHECK_STORAGE_URI,
-                        CLAIM_CHECK_RAW_VALUE, MAX_MESSAGE_BYTES, MAX_BATCH_SIZE, COMPRESSION)) {
-                    message = message.replace(name.replace('.', '-'), name);
-                }
-                throw new ConfigException(LARGE_MESSAGE_HANDLE, "(see message)", message);
+        // which are ours with '-' for '.' (max-batch-size is open.protocol.max.batch.size).
+        try {
+            format.checkEncoderOptions(codecOptions());
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage().replace(CodecOptions.MAX_BATCH_SIZE, OPEN_PROTOCOL_MAX_BATCH_SIZE);
+            for (String name : List.of(ENABLE_TIDB_EXTENSION, LARGE_MESSAGE_HANDLE, CLAIM_CHECK_STORAGE_URI,
+                    CLAIM_CHECK_RAW_VALUE, MAX_MESSAGE_BYTES, COMPRESSION)) {
+                message = message.replace(name.replace('.', '-'), name);
             }
+            throw new ConfigException(LARGE_MESSAGE_HANDLE, "(see message)", message);
         }
         if (usesKafkaSchemaHistory() && getString(SCHEMA_HISTORY_BOOTSTRAP).isBlank()) {
             throw new ConfigException(SCHEMA_HISTORY_BOOTSTRAP, "", "the Kafka schema history needs bootstrap "
@@ -305,8 +316,8 @@ public final class CdcSourceConfig extends AbstractConfig {
         return SourceFlavor.parse(getString(SOURCE_FLAVOR));
     }
 
-    public OutputFormat outputFormat() {
-        return OutputFormat.parse(getString(OUTPUT_FORMAT));
+    public WireFormat outputFormat() {
+        return WireFormat.encodable(getString(OUTPUT_FORMAT));
     }
 
     public boolean tidbExtension() {
@@ -342,7 +353,7 @@ public final class CdcSourceConfig extends AbstractConfig {
     }
 
     public int maxBatchSize() {
-        return getInt(MAX_BATCH_SIZE);
+        return getInt(OPEN_PROTOCOL_MAX_BATCH_SIZE);
     }
 
     /** The codec's options, by TiCDC's names, for the configured format. */
@@ -350,8 +361,9 @@ public final class CdcSourceConfig extends AbstractConfig {
         Map<String, String> o = new java.util.HashMap<>();
         o.put("enable-tidb-extension", Boolean.toString(tidbExtension()));
         o.put("max-message-bytes", Integer.toString(maxMessageBytes()));
-        if (outputFormat() == OutputFormat.OPEN_PROTOCOL) o.put("max-batch-size", Integer.toString(maxBatchSize()));
-        if (outputFormat() == OutputFormat.AVRO) {
+        WireFormat format = outputFormat();
+        if (format.batchesRows()) o.put(CodecOptions.MAX_BATCH_SIZE, Integer.toString(maxBatchSize()));
+        if (format.needsSchemaRegistry()) {
             o.put("schema-registry", schemaRegistryUrl());
             if (!getString(SCHEMA_REGISTRY_USERNAME).isBlank()) {
                 o.put("schema-registry-username", getString(SCHEMA_REGISTRY_USERNAME));
@@ -364,7 +376,8 @@ public final class CdcSourceConfig extends AbstractConfig {
             }
             o.put("avro-decimal-handling-mode", getString(AVRO_DECIMAL_HANDLING));
             o.put("avro-bigint-unsigned-handling-mode", getString(AVRO_BIGINT_UNSIGNED_HANDLING));
-        } else {
+        }
+        if (format.largeMessageHandling()) {
             o.put("large-message-handle-option", getString(LARGE_MESSAGE_HANDLE));
             o.put("large-message-handle-compression", getString(COMPRESSION));
             if (getString(LARGE_MESSAGE_HANDLE).equals("claim-check")) {
@@ -426,20 +439,36 @@ public final class CdcSourceConfig extends AbstractConfig {
         return KAFKA_SCHEMA_HISTORY.equals(getString(SCHEMA_HISTORY).trim());
     }
 
-    /** Our own settings: consumed here, never handed to Debezium. */
+    /**
+     * Our own settings, consumed here and never handed to Debezium: every setting of our {@link ConfigDef} except
+     * the Debezium settings it declares for validation and docs.
+     */
     public static boolean isOwnSetting(String name) {
-        switch (name) {
-            case SOURCE_FLAVOR: case OUTPUT_FORMAT: case ENABLE_TIDB_EXTENSION: case TOPIC_PATTERN:
-            case PARTITION_RULE: case PARTITION_COLUMNS: case TOPIC_PARTITIONS: case WATERMARK_INTERVAL_MS:
-            case MAX_MESSAGE_BYTES: case MAX_BATCH_SIZE: case STARTUP_CHECKS: case LARGE_MESSAGE_HANDLE:
-            case ENCODER_THREADS: case ENCODER_MAX_INFLIGHT_BYTES: case ENCODER_CHUNK_EVENTS:
-            case COMPRESSION: case SCHEMA_REGISTRY_URL: case SCHEMA_REGISTRY_USERNAME: case SCHEMA_REGISTRY_PASSWORD:
-            case SCHEMA_REGISTRY_TRUSTSTORE: case SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD: case SCHEMA_REGISTRY_TRUSTSTORE_TYPE:
-            case AVRO_DECIMAL_HANDLING: case AVRO_BIGINT_UNSIGNED_HANDLING:
-                return true;
-            default:
-                return false;
+        return CONFIG_DEF.names().contains(name) && !DEBEZIUM_DECLARED.contains(name);
+    }
+
+    /** The Debezium settings our ConfigDef declares; they pass to Debezium. */
+    public static Set<String> declaredDebeziumSettings() {
+        return Collections.unmodifiableSet(DEBEZIUM_DECLARED);
+    }
+
+    /** Marks a setting being defined as Debezium's: it is validated and documented here, and passed through. */
+    private static String debezium(String name) {
+        DEBEZIUM_DECLARED.add(name);
+        return name;
+    }
+
+    private static String watermarkFormats() {
+        List<String> parts = new java.util.ArrayList<>();
+        for (WireFormat f : WireFormat.values()) {
+            if (!f.encodable()) continue;
+            parts.add(f.title() + switch (f.watermarks()) {
+                case ALWAYS -> " always";
+                case WITH_TIDB_EXTENSION -> " with " + ENABLE_TIDB_EXTENSION + "=true";
+                case NEVER -> " never";
+            });
         }
+        return String.join(", ", parts);
     }
 
     static ConfigDef.Validator enumValidator(String... allowed) {

@@ -44,6 +44,12 @@ public class CdcSourceConnector extends SourceConnector {
         if (config.startupChecks()) {
             checkServer(config);
         }
+        if (props.containsKey(CdcSourceConfig.DEBEZIUM_MAX_BATCH_SIZE) && config.outputFormat().batchesRows()
+                && !props.containsKey(CdcSourceConfig.OPEN_PROTOCOL_MAX_BATCH_SIZE)) {
+            LOG.warn("{} is Debezium's setting (events per batch of its queue) and goes to Debezium; the rows per "
+                    + "{} message are set by {} ({} now)", CdcSourceConfig.DEBEZIUM_MAX_BATCH_SIZE,
+                    config.outputFormat(), CdcSourceConfig.OPEN_PROTOCOL_MAX_BATCH_SIZE, config.maxBatchSize());
+        }
         this.props = new HashMap<>(props);
         LOG.info("Source connector {} started ({} flavour, {}:{})", props.getOrDefault("name", config.topicPrefix()),
                 config.flavor().configName(), config.hostname(), config.port());

@@ -45,7 +45,7 @@ class CdcSourceConfigTest {
     void defaultsAreMariadbCanalJsonTopicPerTablePartitionByTable() {
         CdcSourceConfig c = new CdcSourceConfig(minimal());
         assertEquals(SourceFlavor.MARIADB, c.flavor());
-        assertEquals(OutputFormat.CANAL_JSON, c.outputFormat());
+        assertEquals(io.cdcconnect.codec.WireFormat.CANAL_JSON, c.outputFormat());
         assertEquals("{prefix}.{schema}.{table}", c.topicPattern());
         assertEquals(1, c.topicPartitions());
         assertFalse(c.tidbExtension());

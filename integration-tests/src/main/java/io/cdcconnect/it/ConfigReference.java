@@ -41,6 +41,10 @@ public final class ConfigReference {
                 .append("Besides these, every Kafka Connect connector setting applies (`tasks.max`, `topics`, `errors.*`, converters); ")
                 .append("the source also passes every Debezium MySQL/MariaDB connector setting (`database.*`, `snapshot.*`, ")
                 .append("`table.include.list`, `schema.history.internal.*`) through to Debezium.\n");
+        md.append("\n## Formats (`output.format`, `input.format`)\n\n")
+                .append("Generated from the format registry `io.cdcconnect.codec.WireFormat`, the one place formats are ")
+                .append("declared; both connectors' settings, validators and the descriptions below read it.\n\n")
+                .append(formats(pluginDir, SECTIONS.get(SECTIONS.size() - 1)));
         for (Section s : SECTIONS) {
             md.append("\n## ").append(s.title()).append("\n\n");
             ConfigDef def = load(pluginDir, s);
@@ -72,17 +76,27 @@ public final class ConfigReference {
     }
 
     private static ConfigDef load(Path pluginDir, Section s) {
-        Path lib = pluginDir.resolve(s.pluginFolder()).resolve("lib");
+        return (ConfigDef) call(pluginDir, s.pluginFolder(), s.configClass(), "configDef");
+    }
+
+    /** The registry's table of formats, from the plugin that reads them all (the sink's). */
+    private static String formats(Path pluginDir, Section s) {
+        return (String) call(pluginDir, s.pluginFolder(), "io.cdcconnect.codec.WireFormat", "markdownTable");
+    }
+
+    private static Object call(Path pluginDir, String pluginFolder, String className, String staticMethod) {
+        Path lib = pluginDir.resolve(pluginFolder).resolve("lib");
         try (Stream<Path> jars = Files.list(lib)) {
             URL[] urls = jars.filter(p -> p.toString().endsWith(".jar")).map(ConfigReference::url).toArray(URL[]::new);
             // A child of this loader: Kafka's ConfigDef must be the same class on both sides.
             URLClassLoader loader = new URLClassLoader(urls, ConfigReference.class.getClassLoader());
-            Class<?> c = Class.forName(s.configClass(), true, loader);
-            return (ConfigDef) c.getMethod("configDef").invoke(null);
+            Class<?> c = Class.forName(className, true, loader);
+            return c.getMethod(staticMethod).invoke(null);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list plugin jars in " + lib, e);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot read " + s.configClass() + ".configDef() from " + lib + ": " + e, e);
+            throw new IllegalStateException("cannot call " + className + "." + staticMethod + "() from " + lib + ": "
+                    + e, e);
         }
     }
 

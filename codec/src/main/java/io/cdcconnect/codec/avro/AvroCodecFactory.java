@@ -4,7 +4,6 @@ import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.EventDecoder;
 import io.cdcconnect.codec.EventEncoder;
 import io.cdcconnect.codec.EventEncoderFactory;
-import io.cdcconnect.codec.EventEncoders;
 import io.cdcconnect.codec.MessageSize;
 
 import java.time.Duration;
@@ -12,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The "avro" format for {@link EventEncoders}, from options named as TiCDC names them.
+ * The factory of {@link io.cdcconnect.codec.WireFormat#AVRO}, from options named as TiCDC names them.
  *
  * <table>
  *   <caption>Avro options</caption>
@@ -48,9 +47,16 @@ public final class AvroCodecFactory implements EventEncoderFactory {
     public static final String BIGINT_UNSIGNED_HANDLING = "avro-bigint-unsigned-handling-mode";
     public static final String NAMESPACE = "avro-namespace";
 
+    /** Options as {@link #encoder} reads them, without making the registry client. */
     @Override
-    public String format() {
-        return EventEncoders.AVRO;
+    public void checkEncoderOptions(Map<String, String> options) {
+        options(options);
+        refuseUnsupported(options);
+        String url = options.get(SCHEMA_REGISTRY);
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("format avro needs option " + SCHEMA_REGISTRY
+                    + " (the schema registry URL, e.g. http://registry:8081)");
+        }
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.cdcconnect.codec.avro;
 
 import io.cdcconnect.codec.EventDecoder;
-import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.codec.model.ChangeEvent;
 
 import java.util.List;
@@ -22,6 +22,6 @@ public final class AvroEventDecoder implements EventDecoder {
 
     @Override
     public String format() {
-        return EventEncoders.AVRO;
+        return WireFormat.AVRO.configName();
     }
 }

@@ -3,7 +3,7 @@ package io.cdcconnect.codec.avro;
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.codec.MessageSize;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.RowChange;
@@ -55,7 +55,7 @@ public final class AvroEventEncoder implements EventEncoder {
 
     @Override
     public String format() {
-        return EventEncoders.AVRO;
+        return WireFormat.AVRO.configName();
     }
 
     public AvroEncoder avroEncoder() {

@@ -2,14 +2,14 @@ package io.cdcconnect.sink.decode;
 
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.codec.CodecOptions;
-import io.cdcconnect.codec.EventDecoders;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.codec.avro.AvroCodecFactory;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.util.HashMap;
 import java.util.Map;
 
-/** Chooses the decoder for {@code input.format}. */
+/** Chooses the decoder for {@code input.format} by what the format registry ({@link WireFormat}) declares. */
 public final class RecordDecoders {
 
     private RecordDecoders() {
@@ -23,27 +23,27 @@ public final class RecordDecoders {
     }
 
     public static RecordDecoder forConfig(CdcSinkConfig config) {
-        String format = config.inputFormat();
-        Map<String, String> codecOptions = new HashMap<>(config.inputCodecOptions());
-        codecOptions.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
-        return switch (format) {
-            case "canal-json" -> new CodecRecordDecoder(EventDecoders.create(format, codecOptions), true);
-            case "open-protocol" -> new CodecRecordDecoder(EventDecoders.create(format, codecOptions), false);
-            case "avro" -> {
-                Map<String, String> options = new HashMap<>(codecOptions);
-                options.putAll(config.schemaRegistryTls());
-                if (!config.schemaRegistryUrl().isBlank()) {
-                    options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
-                }
-                if (!options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
-                    throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
-                            "input.format=avro needs the schema registry's URL");
-                }
-                yield new CodecRecordDecoder(EventDecoders.create(format, options), false);
-            }
-            case "debezium" -> new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()));
-            default -> throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format,
+        WireFormat format = config.inputWireFormat();
+        if (format == WireFormat.DEBEZIUM) {
+            // Declared in the registry as decoded by the sink: Debezium envelopes arrive as Connect Structs.
+            return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()));
+        }
+        if (!format.codecDecoded()) {
+            throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format.configName(),
                     "this build of the sink does not decode " + format + " yet");
-        };
+        }
+        Map<String, String> options = new HashMap<>(config.inputCodecOptions());
+        options.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
+        if (format.needsSchemaRegistry()) {
+            options.putAll(config.schemaRegistryTls());
+            if (!config.schemaRegistryUrl().isBlank()) {
+                options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
+            }
+            if (!options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
+                throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
+                        "input.format=" + format + " needs the schema registry's URL");
+            }
+        }
+        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone());
     }
 }

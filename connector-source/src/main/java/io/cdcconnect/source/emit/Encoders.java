@@ -2,10 +2,9 @@ package io.cdcconnect.source.emit;
 
 import io.cdcconnect.codec.EncodedMessage;
 import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.source.CdcSourceConfig;
-import io.cdcconnect.source.OutputFormat;
 
 import java.util.List;
 import java.util.Map;
@@ -16,34 +15,27 @@ public final class Encoders {
     }
 
     public static MessageEncoder create(CdcSourceConfig config) {
-        OutputFormat format = config.outputFormat();
+        WireFormat format = config.outputFormat();
         Map<String, String> options = config.codecOptions();
-        String name = switch (format) {
-            case CANAL_JSON -> EventEncoders.CANAL_JSON;
-            case OPEN_PROTOCOL -> EventEncoders.OPEN_PROTOCOL;
-            case AVRO -> EventEncoders.AVRO;
-        };
-        // Canal-JSON has no watermark message of its own; TiCDC adds one only with its TiDB extension. Avro carries
-        // neither DDL nor watermarks.
-        boolean watermarks = format == OutputFormat.OPEN_PROTOCOL
-                || (format == OutputFormat.CANAL_JSON && config.tidbExtension());
-        boolean ddlEverywhere = format == OutputFormat.OPEN_PROTOCOL;
-        boolean ddl = format != OutputFormat.AVRO;
+        // What the format carries is the registry's: Canal-JSON has watermarks only with TiCDC's TiDB extension,
+        // Avro neither DDL nor watermarks.
+        boolean watermarks = format.carriesWatermarks(config.tidbExtension());
+        boolean ddlEverywhere = format.ddlOnEveryPartition();
+        boolean ddl = format.carriesDdl();
         // Fail at start, not at the first row, on a bad option (e.g. a missing schema registry URL).
-        EventEncoder probe = EventEncoders.create(name, options);
+        EventEncoder probe = format.encoder(options);
         int threads = config.encoderThreads();
         if (threads <= 1) {
-            if (format == OutputFormat.AVRO) {
+            if (format.needsSchemaRegistry() && !format.batchesRows()) {
                 // One message per row and no batches: one encoder (one registry client and schema cache) serves
                 // every partition.
                 StreamEncoder shared = wrap(probe);
                 return new PartitionedEncoder(() -> shared, watermarks, ddlEverywhere, ddl);
             }
-            return new PartitionedEncoder(() -> wrap(EventEncoders.create(name, options)), watermarks, ddlEverywhere,
-                    ddl);
+            return new PartitionedEncoder(() -> wrap(format.encoder(options)), watermarks, ddlEverywhere, ddl);
         }
         return new GroupEncoder(threads, config.encoderMaxInFlightBytes(), config.encoderChunkEvents(),
-                () -> EventEncoders.create(name, options), watermarks, ddlEverywhere, ddl);
+                () -> format.encoder(options), watermarks, ddlEverywhere, ddl);
     }
 
     static StreamEncoder wrap(EventEncoder encoder) {

@@ -1,0 +1,352 @@
+package io.cdcconnect.sink.dialect.postgres;
+
+import io.cdcconnect.sink.dialect.postgres.PostgresDdl.Translation;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PostgresDdlTest {
+
+    private static final UnaryOperator<String> MAP = db -> db.equals("shop") ? "shop_pg" : db;
+
+    private static Translation tr(String sql) {
+        return PostgresDdl.translate(sql, "app", MAP);
+    }
+
+    private static List<String> sql(String mysql) {
+        Translation t = tr(mysql);
+        assertNull(t.unsupported(), mysql);
+        assertTrue(t.supported());
+        return t.statements();
+    }
+
+    private static String unsupported(String mysql) {
+        Translation t = tr(mysql);
+        assertFalse(t.supported(), mysql);
+        assertEquals(List.of(), t.statements());
+        return t.unsupported();
+    }
+
+    private static final String ALL_TYPES = """
+            CREATE TABLE IF NOT EXISTS `shop`.`all_types` (
+              `id` bigint(20) unsigned NOT NULL /*T![auto_rand] AUTO_RANDOM(5) */,
+              `ti` tinyint(4) DEFAULT '-1',
+              `flag` tinyint(1) NOT NULL DEFAULT '0',
+              `si` smallint(5) unsigned DEFAULT NULL,
+              `mi` mediumint(9) DEFAULT 7,
+              `i` int(11) DEFAULT -3,
+              `iu` int(10) unsigned zerofill,
+              `bi` bigint(20) NOT NULL,
+              `d` decimal(10,4) DEFAULT '1.5000',
+              `f` float DEFAULT 1.5e3,
+              `db` double,
+              `dt` date DEFAULT '0000-00-00',
+              `dtm` datetime(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+              `ts` timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+              `tm` time DEFAULT '-838:59:59',
+              `y` year(4) DEFAULT '2024',
+              `b` bit(5) DEFAULT b'101',
+              `c` char(3) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT 'it''s',
+              `vc` varchar(255) COMMENT 'a \\'comment\\'' DEFAULT 'back\\\\slash',
+              `e` enum('a','b','c') NOT NULL DEFAULT 'b',
+              `s` set('x','y') DEFAULT 'x,y',
+              `j` json,
+              `lb` longblob,
+              `vb` varbinary(16) DEFAULT x'00ff',
+              `g` geometry NOT NULL,
+              `mt` mediumtext,
+              `gen` int GENERATED ALWAYS AS (`i` + 1) VIRTUAL NOT NULL,
+              `Odd "Name"` varchar(10) CHARACTER SET binary,
+              PRIMARY KEY (`id`) /*T![clustered_index] CLUSTERED */,
+              UNIQUE KEY (`bi`),
+              UNIQUE INDEX `uk_two` (`i`, `d`),
+              KEY `idx_dtm` (`dtm` DESC),
+              FULLTEXT KEY `ft` (`mt`),
+              CONSTRAINT `fk1` FOREIGN KEY (`i`) REFERENCES `other` (`id`) ON DELETE CASCADE,
+              CHECK (`i` > 0)
+            ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin COMMENT='all the types'
+            PARTITION BY HASH (`id`) PARTITIONS 4;""";
+
+    @Test
+    void aTiCdcCreateTableWithAllTypesAndKeys() {
+        Translation t = tr(ALL_TYPES);
+        assertEquals(List.of(
+                "CREATE TABLE IF NOT EXISTS \"shop_pg\".\"all_types\" (\"id\" numeric(20,0) NOT NULL, "
+                        + "\"ti\" smallint DEFAULT '-1', \"flag\" smallint NOT NULL DEFAULT '0', \"si\" integer, "
+                        + "\"mi\" integer DEFAULT 7, \"i\" integer DEFAULT -3, \"iu\" bigint, \"bi\" bigint NOT NULL, "
+                        + "\"d\" numeric(10,4) DEFAULT '1.5000', \"f\" real DEFAULT 1.5e3, "
+                        + "\"db\" double precision, \"dt\" date, "
+                        + "\"dtm\" timestamp(3) without time zone DEFAULT CURRENT_TIMESTAMP(3), "
+                        + "\"ts\" timestamptz(6) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
+                        + "\"tm\" interval DEFAULT '-838:59:59', \"y\" smallint DEFAULT '2024', "
+                        + "\"b\" bit(5) DEFAULT B'00101', \"c\" char(3) DEFAULT 'it''s', "
+                        + "\"vc\" varchar(255) DEFAULT E'back\\\\slash', \"e\" text NOT NULL DEFAULT 'b', "
+                        + "\"s\" text DEFAULT 'x,y', \"j\" jsonb, \"lb\" bytea, \"vb\" bytea DEFAULT E'\\\\x00ff', "
+                        + "\"g\" bytea NOT NULL, \"mt\" text, \"gen\" integer, \"Odd \"\"Name\"\"\" bytea, "
+                        + "PRIMARY KEY (\"id\"), CONSTRAINT \"all_types_bi\" UNIQUE (\"bi\"), "
+                        + "CONSTRAINT \"all_types_uk_two\" UNIQUE (\"i\", \"d\"))",
+                "CREATE INDEX IF NOT EXISTS \"all_types_idx_dtm\" ON \"shop_pg\".\"all_types\" (\"dtm\")"),
+                t.statements());
+        assertEquals(List.of(
+                "DEFAULT '0000-00-00' of column `dt` dropped: it has no PostgreSQL literal",
+                "generated column `gen` becomes a plain nullable column: its expression is not translated",
+                "dropped: FULLTEXT KEY `ft` (`mt`) (no PostgreSQL equivalent is created)",
+                "dropped: FOREIGN KEY (`i`) REFERENCES `other` (`id`) ON DELETE CASCAD... (no PostgreSQL "
+                        + "equivalent is created)",
+                "dropped: CHECK (`i` > 0) (no PostgreSQL equivalent is created)"), t.warnings());
+    }
+
+    @Test
+    void theBriefsExampleAndColumnLevelKeys() {
+        assertEquals(List.of(
+                "CREATE TABLE IF NOT EXISTS \"app\".\"t\" (\"id\" integer NOT NULL, \"v\" varchar(20) DEFAULT 'x', "
+                        + "PRIMARY KEY (\"id\"), CONSTRAINT \"t_u\" UNIQUE (\"v\"))",
+                "CREATE INDEX IF NOT EXISTS \"t_k\" ON \"app\".\"t\" (\"v\")"),
+                sql("CREATE TABLE `t` (`id` int NOT NULL AUTO_INCREMENT, `v` varchar(20) DEFAULT 'x', "
+                        + "PRIMARY KEY (`id`), UNIQUE KEY `u` (`v`), KEY `k` (`v`(10))) ENGINE=InnoDB "
+                        + "DEFAULT CHARSET=utf8mb4"));
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"app\".\"t2\" (\"id\" bigint, \"code\" varchar(8), "
+                        + "\"code2\" char(2), \"ts\" timestamptz(0) DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (\"id\"), "
+                        + "CONSTRAINT \"t2_code\" UNIQUE (\"code\"), CONSTRAINT \"t2_code_2\" UNIQUE (\"code\", \"code2\"))"),
+                sql("create table t2 (id bigint primary key, code varchar(8) unique, code2 char(2), "
+                        + "ts timestamp default now(), unique (code, code2))"));
+    }
+
+    @Test
+    void oddIdentifiersAreQuotedWithCaseKept() {
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"My Schema\".\"Odd \"\"T\"\" `x`\" "
+                        + "(\"Col A\" integer, \"it's\" text, \"UPPER\" smallint, \"naïve\" date)"),
+                PostgresDdl.translate("CREATE TABLE `Odd \"T\" ``x``` (`Col A` INT, `it's` TEXT, UPPER TINYINT, "
+                        + "naïve DATE)", "My Schema", MAP).statements());
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"Shop\".\"Orders\" DROP COLUMN IF EXISTS \"Note\""),
+                sql("ALTER TABLE Shop.Orders DROP COLUMN Note"));
+    }
+
+    @Test
+    void stringDefaultsAreRequotedWithEscapesResolved() {
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"app\".\"d\" (\"a\" varchar(9) DEFAULT E'tab\tq''\\\\', "
+                        + "\"b\" text DEFAULT 'say \"hi\"', \"c\" varchar(3) DEFAULT 'x', \"n\" integer DEFAULT 1, "
+                        + "\"f\" bit(1) DEFAULT B'0', \"z\" integer)"),
+                sql("CREATE TABLE d (a varchar(9) DEFAULT 'tab\\tq\\'\\\\', b text DEFAULT \"say \\\"hi\\\"\", "
+                        + "c varchar(3) DEFAULT _utf8mb4'x', n int DEFAULT TRUE, f bit(1) DEFAULT b'0', "
+                        + "z int DEFAULT (rand() * 10))"));
+        assertEquals(List.of("DEFAULT '(rand() * 10)' of column `z` dropped: it has no PostgreSQL literal"),
+                tr("CREATE TABLE d (z int DEFAULT (rand() * 10))").warnings());
+    }
+
+    @Test
+    void createTableLikeAndSelectAreUnsupported() {
+        assertEquals("CREATE TABLE ... LIKE copies another table's definition, which the statement does not carry",
+                unsupported("CREATE TABLE t2 LIKE t"));
+        assertEquals("CREATE TABLE ... LIKE copies another table's definition, which the statement does not carry",
+                unsupported("CREATE TABLE t2 (LIKE t)"));
+        assertEquals("CREATE TABLE without column definitions (CREATE TABLE ... SELECT) copies data no change "
+                + "event carries", unsupported("CREATE TABLE t2 AS SELECT * FROM t"));
+        assertEquals("CREATE TABLE ... SELECT copies data no change event carries",
+                unsupported("CREATE TABLE t2 (id int) SELECT id FROM t"));
+        assertEquals("column `v`: MySQL column type 'vector(3)' has no PostgreSQL type",
+                unsupported("CREATE TABLE t (v vector(3))"));
+    }
+
+    @Test
+    void alterAddColumns() {
+        Translation t = tr("ALTER TABLE shop.t ADD COLUMN `n1` int NOT NULL AFTER `i`, ADD `n2` varchar(5) "
+                + "DEFAULT 'q' FIRST, ADD (`n3` enum('p','q') NOT NULL, `n4` json NOT NULL, n5 date NOT NULL)");
+        String a = "ALTER TABLE IF EXISTS \"shop_pg\".\"t\"";
+        assertEquals(List.of(
+                a + " ADD COLUMN IF NOT EXISTS \"n1\" integer NOT NULL DEFAULT 0",
+                a + " ALTER COLUMN \"n1\" DROP DEFAULT",
+                a + " ADD COLUMN IF NOT EXISTS \"n2\" varchar(5) DEFAULT 'q'",
+                a + " ADD COLUMN IF NOT EXISTS \"n3\" text NOT NULL DEFAULT 'p'",
+                a + " ALTER COLUMN \"n3\" DROP DEFAULT",
+                a + " ADD COLUMN IF NOT EXISTS \"n4\" jsonb NOT NULL DEFAULT 'null'",
+                a + " ALTER COLUMN \"n4\" DROP DEFAULT",
+                a + " ADD COLUMN IF NOT EXISTS \"n5\" date NOT NULL"), t.statements());
+        assertEquals(List.of(
+                "AFTER `i` dropped for column `n1`: PostgreSQL adds columns at the end",
+                "FIRST dropped for column `n2`: PostgreSQL adds columns at the end"), t.warnings());
+    }
+
+    @Test
+    void alterDropModifyChange() {
+        String a = "ALTER TABLE IF EXISTS \"app\".\"t\"";
+        assertEquals(List.of(
+                a + " DROP COLUMN IF EXISTS \"n2\"",
+                a + " DROP COLUMN IF EXISTS \"n3\"",
+                a + " ALTER COLUMN \"i\" DROP DEFAULT, ALTER COLUMN \"i\" TYPE bigint USING \"i\"::bigint, "
+                        + "ALTER COLUMN \"i\" SET NOT NULL, ALTER COLUMN \"i\" SET DEFAULT 5",
+                "DO $cdc$BEGIN IF EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = "
+                        + "to_regclass('\"app\".\"t\"') AND attname = 'vc' AND NOT attisdropped) AND NOT EXISTS "
+                        + "(SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('\"app\".\"t\"') AND "
+                        + "attname = 'vc2' AND NOT attisdropped) THEN ALTER TABLE \"app\".\"t\" RENAME COLUMN "
+                        + "\"vc\" TO \"vc2\"; END IF; END$cdc$",
+                a + " ALTER COLUMN \"vc2\" DROP DEFAULT, ALTER COLUMN \"vc2\" TYPE varchar(300) USING "
+                        + "\"vc2\"::varchar(300), ALTER COLUMN \"vc2\" DROP NOT NULL",
+                a + " ALTER COLUMN \"mt\" DROP DEFAULT, ALTER COLUMN \"mt\" TYPE text USING \"mt\"::text, "
+                        + "ALTER COLUMN \"mt\" SET NOT NULL"),
+                sql("ALTER TABLE t DROP COLUMN `n2`, DROP n3, MODIFY COLUMN `i` bigint NOT NULL DEFAULT 5, "
+                        + "CHANGE `vc` `vc2` varchar(300), CHANGE mt mt longtext NOT NULL"));
+    }
+
+    @Test
+    void statementsOnARenamedColumnsOldNameAreGuarded() {
+        String exists = "EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('\"app\".\"t\"') "
+                + "AND attname = '%s' AND NOT attisdropped)";
+        assertEquals(List.of(
+                "ALTER TABLE IF EXISTS \"app\".\"t\" ALTER COLUMN \"y\" SET DEFAULT '1999'",
+                "DO $cdc$BEGIN IF " + exists.formatted("ti") + " THEN ALTER TABLE IF EXISTS \"app\".\"t\" "
+                        + "ALTER COLUMN \"ti\" DROP DEFAULT; END IF; END$cdc$",
+                "DO $cdc$BEGIN IF " + exists.formatted("ti") + " AND NOT " + exists.formatted("tiny")
+                        + " THEN ALTER TABLE \"app\".\"t\" RENAME COLUMN \"ti\" TO \"tiny\"; END IF; END$cdc$"),
+                sql("ALTER TABLE t ALTER COLUMN y SET DEFAULT 1999, ALTER ti DROP DEFAULT, RENAME COLUMN ti TO tiny"));
+    }
+
+    @Test
+    void alterKeysAndIndexes() {
+        assertEquals(List.of(
+                "CREATE INDEX IF NOT EXISTS \"t_idx_n1\" ON \"app\".\"t\" (\"n1\")",
+                "CREATE UNIQUE INDEX IF NOT EXISTS \"t_uk_n1\" ON \"app\".\"t\" (\"n1\", \"n2\")",
+                "CREATE UNIQUE INDEX IF NOT EXISTS \"t_n3\" ON \"app\".\"t\" (\"n3\")",
+                "ALTER TABLE IF EXISTS \"app\".\"t\" DROP CONSTRAINT IF EXISTS \"t_uk_two\"",
+                "DROP INDEX IF EXISTS \"app\".\"t_uk_two\"",
+                "DO $cdc$BEGIN IF to_regclass('\"app\".\"t_idx_n1\"') IS NOT NULL AND "
+                        + "to_regclass('\"app\".\"t_idx_n1b\"') IS NULL THEN ALTER INDEX \"app\".\"t_idx_n1\" "
+                        + "RENAME TO \"t_idx_n1b\"; END IF; END$cdc$"),
+                sql("ALTER TABLE t ADD INDEX idx_n1 (n1), ADD UNIQUE KEY uk_n1 (n1, n2(4)), ADD UNIQUE (n3), "
+                        + "DROP INDEX uk_two, RENAME INDEX idx_n1 TO idx_n1b"));
+        assertEquals(List.of(
+                "DO $cdc$DECLARE c name; BEGIN SELECT conname INTO c FROM pg_catalog.pg_constraint WHERE conrelid = "
+                        + "to_regclass('\"app\".\"t\"') AND contype = 'p'; IF c IS NOT NULL THEN EXECUTE "
+                        + "format('ALTER TABLE \"app\".\"t\" DROP CONSTRAINT %I', c); END IF; END$cdc$",
+                "DO $cdc$BEGIN IF to_regclass('\"app\".\"t\"') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_constraint WHERE conrelid = to_regclass('\"app\".\"t\"') AND contype = 'p') "
+                        + "THEN ALTER TABLE \"app\".\"t\" ADD PRIMARY KEY (\"id\", \"bi\"); END IF; END$cdc$"),
+                sql("ALTER TABLE t DROP PRIMARY KEY, ADD CONSTRAINT pk PRIMARY KEY (id, bi)"));
+        Translation fk = tr("ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES o (id), DROP FOREIGN KEY fk2");
+        assertEquals(List.of(), fk.statements());
+        assertEquals(List.of(
+                "dropped: ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES o (id) (no PostgreSQL equivalent is created)",
+                "'DROP FOREIGN KEY fk2' ignored: foreign keys and checks are not created in PostgreSQL"),
+                fk.warnings());
+    }
+
+    @Test
+    void alterTableRenameAndOptions() {
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"shop_pg\".\"a\" RENAME TO \"b\""),
+                sql("ALTER TABLE shop.a RENAME TO shop.b"));
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"app\".\"t\" ADD COLUMN IF NOT EXISTS \"c\" integer",
+                        "ALTER TABLE IF EXISTS \"app\".\"t\" RENAME TO \"t2\""),
+                sql("ALTER TABLE t RENAME AS t2, ADD c int"));
+        Translation options = tr("ALTER TABLE t ENGINE=InnoDB, CONVERT TO CHARACTER SET utf8mb4 COLLATE "
+                + "utf8mb4_bin, COMMENT='x' ROW_FORMAT=DYNAMIC");
+        assertTrue(options.supported());
+        assertEquals(List.of(), options.statements());
+        assertEquals(List.of("MySQL table options ignored: ENGINE=InnoDB, CONVERT TO CHARACTER SET utf8mb4 "
+                + "COLLATE..., COMMENT='x', ROW_FORMAT=DYNAMIC"), options.warnings());
+    }
+
+    @Test
+    void unsupportedAlterClausesAreNamed() {
+        assertEquals("ALTER TABLE clause 'ALTER CHECK c NOT ENFORCED' has no PostgreSQL translation",
+                unsupported("ALTER TABLE t ADD COLUMN x int, ALTER CHECK c NOT ENFORCED"));
+        assertEquals("partition maintenance 'DROP PARTITION' has no PostgreSQL translation",
+                unsupported("ALTER TABLE t DROP PARTITION p0"));
+        assertEquals("partition maintenance 'TRUNCATE PARTITION p0' has no PostgreSQL translation",
+                unsupported("ALTER TABLE t TRUNCATE PARTITION p0"));
+        assertEquals("ALTER TABLE clause 'SET TIFLASH REPLICA 1' has no PostgreSQL translation",
+                unsupported("ALTER TABLE t SET TIFLASH REPLICA 1"));
+    }
+
+    @Test
+    void truncateDropAndSchemas() {
+        assertEquals(List.of("TRUNCATE TABLE \"app\".\"t\""), sql("TRUNCATE TABLE t"));
+        assertEquals(List.of("TRUNCATE TABLE \"shop_pg\".\"t\""), sql("truncate `shop`.`t`;"));
+        assertEquals(List.of("DROP TABLE IF EXISTS \"app\".\"t\", \"shop_pg\".\"u\", \"other\".\"v\""),
+                sql("DROP TABLE IF EXISTS t, shop.u, `other`.v"));
+        assertEquals(List.of("DROP TABLE IF EXISTS \"app\".\"t\""), sql("DROP TABLE t /* generated by TiDB */"));
+        assertEquals(List.of("CREATE SCHEMA IF NOT EXISTS \"shop_pg\""),
+                sql("CREATE DATABASE IF NOT EXISTS shop DEFAULT CHARACTER SET utf8mb4"));
+        assertEquals(List.of("CREATE SCHEMA IF NOT EXISTS \"Other\""), sql("CREATE SCHEMA `Other`"));
+        assertEquals(List.of("DROP SCHEMA IF EXISTS \"shop_pg\" CASCADE"), sql("DROP DATABASE shop"));
+        assertEquals(List.of("DROP SCHEMA IF EXISTS \"x\" CASCADE"), sql("DROP SCHEMA IF EXISTS x"));
+    }
+
+    @Test
+    void renameTable() {
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"app\".\"a\" RENAME TO \"b\""), sql("RENAME TABLE a TO b"));
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"shop_pg\".\"a\" RENAME TO \"b\"",
+                        "ALTER TABLE IF EXISTS \"shop_pg\".\"b\" SET SCHEMA \"app\""),
+                sql("RENAME TABLE shop.a TO b"));
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"app\".\"a\" SET SCHEMA \"shop_pg\""),
+                sql("RENAME TABLE a TO shop.a"));
+        assertEquals(List.of("DO $cdc$BEGIN IF to_regclass('\"app\".\"t\"') IS NOT NULL AND "
+                        + "to_regclass('\"app\".\"t_new\"') IS NOT NULL THEN ALTER TABLE \"app\".\"t\" RENAME TO "
+                        + "\"t_tmp\"; ALTER TABLE \"app\".\"t_new\" RENAME TO \"t\"; ALTER TABLE \"app\".\"t_tmp\" "
+                        + "RENAME TO \"t_old\"; END IF; END$cdc$"),
+                sql("RENAME TABLE t TO t_tmp, t_new TO t, t_tmp TO t_old"));
+    }
+
+    @Test
+    void createAndDropIndex() {
+        assertEquals(List.of("CREATE UNIQUE INDEX IF NOT EXISTS \"t_uq\" ON \"app\".\"t\" (\"w\")"),
+                sql("CREATE UNIQUE INDEX uq ON t (w)"));
+        assertEquals(List.of("CREATE INDEX IF NOT EXISTS \"t_ix\" ON \"shop_pg\".\"t\" (\"w\", \"id\")"),
+                sql("CREATE INDEX ix USING BTREE ON `shop`.`t` (`w`(5), `id` DESC) ALGORITHM=INPLACE LOCK=NONE"));
+        assertEquals(List.of("ALTER TABLE IF EXISTS \"app\".\"t\" DROP CONSTRAINT IF EXISTS \"t_uq\"",
+                "DROP INDEX IF EXISTS \"app\".\"t_uq\""), sql("DROP INDEX uq ON t"));
+        assertEquals(List.of("DO $cdc$DECLARE c name; BEGIN SELECT conname INTO c FROM pg_catalog.pg_constraint "
+                        + "WHERE conrelid = to_regclass('\"app\".\"t\"') AND contype = 'p'; IF c IS NOT NULL THEN "
+                        + "EXECUTE format('ALTER TABLE \"app\".\"t\" DROP CONSTRAINT %I', c); END IF; END$cdc$"),
+                sql("DROP INDEX `PRIMARY` ON t"));
+        Translation ft = tr("CREATE FULLTEXT INDEX ft ON t (body)");
+        assertEquals(List.of(), ft.statements());
+        assertEquals(List.of("FULLTEXT index `ft` dropped: PostgreSQL has no equivalent index"), ft.warnings());
+        Translation fn = tr("CREATE INDEX f ON t ((lower(v)))");
+        assertEquals(List.of(), fn.statements());
+        assertEquals(List.of("index `f` on an expression dropped: functional key parts are not translated"),
+                fn.warnings());
+    }
+
+    @Test
+    void longIndexNamesAreCutWithAHash() {
+        String table = "a_rather_long_table_name_of_forty_chars_x";
+        String name = PostgresDdl.indexName(table, "and_an_index_name_that_is_long");
+        assertEquals(63, name.length());
+        assertTrue(name.startsWith("a_rather_long_table_name_of_forty_chars_x_and_an_in"), name);
+        assertEquals(name, PostgresDdl.indexName(table, "and_an_index_name_that_is_long"));
+        assertFalse(name.equals(PostgresDdl.indexName(table, "and_an_index_name_that_is_lonG")));
+        assertEquals("t_k", PostgresDdl.indexName("t", "k"));
+    }
+
+    @Test
+    void identifiersAndLiteralsAreQuoted() {
+        assertEquals("\"a\"\"b\"", PostgresDdl.q("a\"b"));
+        assertEquals("'it''s'", PostgresDdl.lit("it's"));
+        assertEquals("E'a\\\\b'", PostgresDdl.lit("a\\b"));
+        // a DO block's tag avoids the text inside it
+        assertTrue(sql("RENAME TABLE `$cdc$` TO b, c TO d").get(0).startsWith("DO $cdc1$"));
+    }
+
+    @Test
+    void otherStatementsAreUnsupported() {
+        assertEquals("CREATE VIEW has no PostgreSQL translation (only CREATE/ALTER/DROP/TRUNCATE/RENAME TABLE, "
+                + "CREATE/DROP INDEX and CREATE/DROP DATABASE are translated)", unsupported("CREATE VIEW v AS SELECT 1"));
+        assertTrue(unsupported("CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.v = 1")
+                .startsWith("CREATE TRIGGER has no PostgreSQL translation"));
+        assertTrue(unsupported("CREATE PROCEDURE p() BEGIN END").startsWith("CREATE PROCEDURE has no"));
+        assertTrue(unsupported("CREATE FUNCTION f() RETURNS INT RETURN 1").startsWith("CREATE FUNCTION has no"));
+        assertTrue(unsupported("CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO SELECT 1").startsWith("CREATE EVENT"));
+        assertTrue(unsupported("ALTER DATABASE shop CHARACTER SET utf8mb4").startsWith("ALTER DATABASE has no"));
+        assertTrue(unsupported("GRANT ALL ON *.* TO x").startsWith("GRANT ALL has no"));
+        assertTrue(unsupported("DROP VIEW v").startsWith("DROP VIEW has no"));
+        assertEquals("no statement", unsupported("  /* only a comment */ "));
+        assertEquals("the statement has an unterminated string", unsupported("CREATE TABLE t (v int DEFAULT 'x)"));
+        assertEquals("unexpected text at 'garbage'", unsupported("TRUNCATE TABLE t garbage"));
+    }
+}

@@ -96,6 +96,10 @@ public final class ContainersProvider implements ServerProvider {
     public String whyNot(DatabaseSpec spec) {
         String w = whyUnavailable();
         if (w != null) return w;
+        if (spec.flavor() == Flavor.POSTGRES) {
+            return "PostgreSQL is not served from an image: it is embedded (zonky's binaries), or named by "
+                    + "-Dcdc.test.db.postgres.url";
+        }
         if (spec.flavor() == Flavor.MYSQL && !onClasspath("org.testcontainers.containers.MySQLContainer")) {
             return "Testcontainers' mysql module (org.testcontainers:mysql) is not on this module's test classpath";
         }

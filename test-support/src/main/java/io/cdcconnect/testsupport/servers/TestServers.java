@@ -4,6 +4,7 @@ import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.ExternalDatabase;
+import io.cdcconnect.testsupport.db.Flavor;
 import io.cdcconnect.testsupport.registry.SchemaRegistry;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
@@ -18,10 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one way tests get servers: they say what they need ("a MariaDB 11.4 with binlog", "a MySQL 8.4", "a TiDB", "a
- * Kafka with Connect", "a Confluent-compatible registry") and get it from, in this order:
+ * PostgreSQL", "a Kafka with Connect", "a Confluent-compatible registry") and get it from, in this order:
  * <ol>
  *   <li>a server a property names ({@code -Dcdc.test.db.<flavor>-<version>.url=jdbc:mysql://host:port/}, with
- *   {@code .user} and {@code .password}); a server that merely happens to run on the machine is never used;</li>
+ *   {@code .user} and {@code .password}; {@code -Dcdc.test.db.postgres.url=jdbc:postgresql://host:port/db} for a
+ *   PostgreSQL of any version); a server that merely happens to run on the machine is never used;</li>
  *   <li>the provider {@value #PROVIDER_PROPERTY} forces ({@code embedded} or {@code containers}), if set;</li>
  *   <li>{@link EmbeddedProvider} when it can serve it (Java and Maven alone);</li>
  *   <li>{@link ContainersProvider} (Testcontainers, where a Docker engine runs).</li>
@@ -53,10 +55,20 @@ public final class TestServers {
             return external;
         }
         return SHARED.computeIfAbsent(spec, s -> {
-            DatabaseServer server = startDatabase(s, workDir("shared-" + s.propertyKey() + (s.binlog() ? "" : "-nobinlog")));
+            boolean binlogOff = !s.binlog() && s.flavor() != Flavor.POSTGRES; // PostgreSQL has none to turn off
+            DatabaseServer server = startDatabase(s, workDir("shared-" + s.propertyKey() + (binlogOff ? "-nobinlog" : "")));
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stop-" + s.propertyKey()));
             return server;
         });
+    }
+
+    /**
+     * The PostgreSQL every test of this JVM shares ({@link DatabaseSpec#postgres()}: the embedded one, or the server
+     * {@code -Dcdc.test.db.postgres.url} names); tests create their own databases on it with
+     * {@link io.cdcconnect.testsupport.db.TestDatabase}. Aborts the test (skipped, with the reason) where none can be had.
+     */
+    public static DatabaseServer postgres() {
+        return database(DatabaseSpec.postgres());
     }
 
     /** A server of its own for {@code spec} (a test that stops, restarts or reconfigures it); the caller closes it. */
@@ -138,7 +150,10 @@ public final class TestServers {
         }
         String why = EMBEDDED.whyNot(spec);
         if (why == null) return EMBEDDED;
-        return containersOrAbort(spec.toString(), why);
+        ServerProvider c = containersOrAbort(spec.toString(), why);
+        String containersWhy = c.whyNot(spec); // e.g. PostgreSQL, which no image serves: both reasons in the report
+        if (containersWhy != null) abortIfNotNull(why + "; containers: " + containersWhy, spec.toString());
+        return c;
     }
 
     private static ServerProvider forced() {

@@ -16,6 +16,26 @@ class DatabaseSpecTest {
         assertEquals("mysql-8.4", DatabaseSpec.mysql("8.4").propertyKey());
         assertEquals("mysql-8.4", DatabaseSpec.mysql("8.4").withoutBinlog().propertyKey());
         assertEquals("tidb-8.5", DatabaseSpec.tidb("8.5").propertyKey());
+        assertEquals("postgres-17", DatabaseSpec.postgres().propertyKey());
+        assertEquals("postgres-16", DatabaseSpec.postgres("16").propertyKey());
+    }
+
+    @Test
+    void postgresIsATargetWithoutBinlog() {
+        assertFalse(DatabaseSpec.postgres().binlog());
+        assertEquals(DatabaseSpec.postgres(), DatabaseSpec.postgres().withoutBinlog());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new DatabaseSpec(Flavor.POSTGRES, "17", true));
+        assertTrue(e.getMessage().contains("no binlog"), e.getMessage());
+    }
+
+    @Test
+    void namesAreQuotedAsEachFamilyQuotesThem() {
+        assertEquals("`a``b`", Flavor.MARIADB.quote("a`b"));
+        assertEquals("`t`", Flavor.TIDB.quote("t"));
+        assertEquals("\"a\"\"b\"", Flavor.POSTGRES.quote("a\"b"));
+        assertTrue(Flavor.MYSQL.mysqlProtocol());
+        assertFalse(Flavor.POSTGRES.mysqlProtocol());
     }
 
     @Test
@@ -34,5 +54,6 @@ class DatabaseSpecTest {
         assertEquals("MySQL 8.4 with binlog", DatabaseSpec.mysql("8.4").toString());
         assertEquals("MariaDB 10.11", DatabaseSpec.mariadb("10.11").withoutBinlog().toString());
         assertEquals("TiDB 8.5", DatabaseSpec.tidb("8.5").toString());
+        assertEquals("PostgreSQL 17", DatabaseSpec.postgres().toString());
     }
 }

@@ -15,12 +15,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ExternalDatabaseTest {
     private static final DatabaseSpec MARIADB_1011 = DatabaseSpec.mariadb("10.11").withoutBinlog();
     private static final String PREFIX = "cdc.test.db.mariadb-10.11.";
+    private static final DatabaseSpec POSTGRES_17 = DatabaseSpec.postgres("17");
+    private static final String PG = "cdc.test.db.postgres.";
+    private static final String PG_17 = "cdc.test.db.postgres-17.";
 
     private final TemporaryProperties props = new TemporaryProperties();
 
     @BeforeEach
     void noServerNamed() {
-        props.clear(PREFIX + "url", PREFIX + "user", PREFIX + "password");
+        props.clear(PREFIX + "url", PREFIX + "user", PREFIX + "password", PG + "url", PG + "user", PG + "password",
+                PG_17 + "url", PG_17 + "user", PG_17 + "password");
     }
 
     @AfterEach
@@ -76,5 +80,43 @@ class ExternalDatabaseTest {
         String url = ExternalDatabase.fromProperties(MARIADB_1011).jdbcUrl("shop");
         assertTrue(url.startsWith("jdbc:mysql://db.example:3310/shop?"), url);
         assertTrue(url.contains("connectionTimeZone=UTC") && url.contains("nullDatabaseMeansCurrent=true"), url);
+    }
+
+    @Test
+    void aPostgresUrlNamesTheDatabaseToConnectToAndKeepsItsParameters() {
+        props.set(PG + "url", "jdbc:postgresql://pg.example:5433/admin?sslmode=require").set(PG + "user", "cdc")
+                .set(PG + "password", "pw");
+        ExternalDatabase db = ExternalDatabase.fromProperties(POSTGRES_17);
+        assertNotNull(db, "the versionless key names a PostgreSQL of any version");
+        assertEquals("pg.example", db.host());
+        assertEquals(5433, db.port());
+        assertEquals("cdc", db.user());
+        assertEquals("pw", db.password());
+        assertEquals("admin", db.maintenanceDatabase());
+        assertEquals("jdbc:postgresql://pg.example:5433/admin?sslmode=require", db.jdbcUrl(null));
+        assertEquals("jdbc:postgresql://pg.example:5433/t_1?sslmode=require", db.jdbcUrl("t_1"));
+        assertEquals("existing server named by -D" + PG + "url", db.provenance());
+    }
+
+    @Test
+    void postgresDefaultsAndTheVersionedKeyFirst() {
+        props.set(PG + "url", "jdbc:postgresql://any.example/").set(PG_17 + "url", "jdbc:postgresql://seventeen.example");
+        ExternalDatabase db = ExternalDatabase.fromProperties(POSTGRES_17);
+        assertNotNull(db);
+        assertEquals("seventeen.example", db.host());
+        assertEquals(5432, db.port());
+        assertEquals("postgres", db.user());
+        assertEquals("", db.password());
+        assertEquals("postgres", db.maintenanceDatabase());
+        assertEquals("jdbc:postgresql://seventeen.example:5432/postgres", db.jdbcUrl(null));
+        assertNull(ExternalDatabase.fromProperties(MARIADB_1011), "the PostgreSQL keys name no MariaDB");
+    }
+
+    @Test
+    void aMysqlUrlForPostgresIsRefusedNamingTheProperty() {
+        props.set(PG_17 + "url", "jdbc:mysql://localhost:3306/");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExternalDatabase.fromProperties(POSTGRES_17));
+        assertTrue(e.getMessage().startsWith(PG_17 + "url must be a jdbc:postgresql:// URL"), e.getMessage());
     }
 }

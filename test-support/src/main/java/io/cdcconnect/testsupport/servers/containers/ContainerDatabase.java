@@ -54,6 +54,8 @@ public final class ContainerDatabase implements DatabaseServer {
             case MYSQL -> startMysql(spec, image, serverId);
             case MARIADB -> startMariaDb(spec, image, serverId);
             case TIDB -> startTidb(spec, image);
+            case POSTGRES -> throw new IllegalArgumentException("no PostgreSQL container: " + spec
+                    + " is embedded or named by a property");
         };
         LOG.info("{} in container {} at {}:{} (started in {} ms)", spec, image, db.host, db.port,
                 (System.nanoTime() - t0) / 1_000_000);

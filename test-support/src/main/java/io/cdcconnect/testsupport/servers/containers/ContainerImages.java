@@ -72,6 +72,7 @@ public final class ContainerImages {
             case MYSQL -> "mysql:" + spec.version();
             case MARIADB -> "mariadb:" + spec.version();
             case TIDB -> "pingcap/tidb:v" + spec.version() + ".0";
+            case POSTGRES -> "postgres:" + spec.version();
         };
     }
 }

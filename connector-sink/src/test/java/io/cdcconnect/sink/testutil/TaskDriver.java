@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class TaskDriver extends SinkTaskDriver<CdcSinkTask> {
 
-    private final CanalJsonEncoder encoder = new CanalJsonEncoder(CanalJsonOptions.defaults());
+    private final CanalJsonEncoder encoder;
 
     public TaskDriver(Map<String, String> extra) {
         this(extra, null);
@@ -26,7 +26,13 @@ public final class TaskDriver extends SinkTaskDriver<CdcSinkTask> {
 
     /** With a context standing in for Connect's (e.g. to provide an errant-record reporter). */
     public TaskDriver(Map<String, String> extra, SinkTaskContext context) {
+        this(extra, context, CanalJsonOptions.defaults());
+    }
+
+    /** With the records encoded under {@code options} (e.g. TiCDC's content-compatible mode). */
+    public TaskDriver(Map<String, String> extra, SinkTaskContext context, CanalJsonOptions options) {
         super(new CdcSinkTask(), props(extra), context);
+        this.encoder = new CanalJsonEncoder(options);
     }
 
     private static Map<String, String> props(Map<String, String> extra) {

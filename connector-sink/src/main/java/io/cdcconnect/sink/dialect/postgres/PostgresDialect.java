@@ -74,6 +74,10 @@ public final class PostgresDialect extends StandardSqlDialect {
             + " WHERE n.nspname = ? AND c.relname = ? AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL"
             + " ORDER BY NOT i.indisprimary, ic.relname, k.ord";
 
+    /** Statements that create a table or an index (their schema must exist first). */
+    private static final Pattern CREATES = Pattern.compile("\\s*(?:/\\*.*?\\*/\\s*)*CREATE\\s+(?!DATABASE|SCHEMA)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
     private static final Set<String> SYSTEM_SCHEMAS = Set.of("pg_catalog", "information_schema", "pg_toast");
 
     @Override
@@ -255,8 +259,14 @@ public final class PostgresDialect extends StandardSqlDialect {
         if (t.unsupported() != null) throw new UnsupportedDdlException(t.unsupported());
         for (String w : t.warnings()) LOG.warn("DDL {} in \"{}\" (commitTs {}): {}", ddl.kind(), targetSchema,
                 ddl.commitTs(), w);
-        for (String s : t.statements()) st.execute(s);
-        return t.statements();
+        List<String> ran = new ArrayList<>(t.statements().size() + 1);
+        // a database of the stream is a schema here: the first statement that creates something in it creates it
+        if (!targetSchema.isEmpty() && !t.statements().isEmpty() && CREATES.matcher(ddl.query()).lookingAt()) {
+            ran.add("CREATE SCHEMA IF NOT EXISTS " + quote(targetSchema));
+        }
+        ran.addAll(t.statements());
+        for (String s : ran) st.execute(s);
+        return ran;
     }
 
     @Override

@@ -32,10 +32,11 @@ final class PostgresErrors {
 
     /**
      * DDL errors that mean "already done": 42P07 table exists, 42701 column exists, 42P06 schema exists, 42710 object
-     * (constraint, index) exists, 42P01 table missing, 42703 column missing, 3F000 schema missing, 42704 object missing.
+     * (constraint, index) exists, 42P01 table missing, 42703 column missing, 42704 object missing. (A missing schema,
+     * 3F000, is not: the statement did not run.)
      */
     static final Set<String> DDL_ALREADY_APPLIED = Set.of("42P07", "42701", "42P06", "42710", "42P01", "42703",
-            "3F000", "42704");
+            "42704");
 
     private static final Pattern COLUMN = Pattern.compile("column \"((?:[^\"]|\"\")+)\"");
 

@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.codec.canal.CanalJsonOptions;
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
@@ -103,7 +104,7 @@ class PostgresSinkTest {
     void theSourcesCreateTableIsTranslated() throws Exception {
         assertEquals(List.of(List.of("id", "integer", "NO"), List.of("u64", "numeric(20,0)", "YES"),
                         List.of("d65", "numeric(65,30)", "YES"), List.of("dt6", "timestamp(6) without time zone", "YES"),
-                        List.of("ts6", "timestamp(6) with time zone", "YES"), List.of("tm", "interval(3)", "YES"),
+                        List.of("ts6", "timestamp(6) with time zone", "YES"), List.of("tm", "interval", "YES"),
                         List.of("yr", "smallint", "YES"), List.of("b64", "bit(64)", "YES"), List.of("j", "jsonb", "YES"),
                         List.of("bin", "bytea", "YES"), List.of("ch", "character(5)", "YES"), List.of("e", "text", "YES")),
                 target.query("SELECT a.attname, format_type(a.atttypid, a.atttypmod), "
@@ -128,7 +129,10 @@ class PostgresSinkTest {
                 1901L, 0L, 0L, "null", new byte[0], new byte[0], "", null, null, 1L, 0L};
         Object[] nulls = new Object[table.columnCount()];
         nulls[0] = 3L;
-        try (TaskDriver driver = new TaskDriver(settings(Map.of()))) {
+        // TiCDC's content-compatible Canal-JSON: the full column types, so ENUM and SET values can be named (the
+        // default mode sends "enum" alone, and an ENUM index then has no name: rejected, see PostgresValuesTest)
+        try (TaskDriver driver = new TaskDriver(settings(Map.of()), null,
+                CanalJsonOptions.builder().contentCompatible(true).build())) {
             driver.put(RowChange.insert(table, extremes, Rows.ts(1000)), RowChange.insert(table, zeros, Rows.ts(1001)),
                     RowChange.insert(table, nulls, Rows.ts(1002)));
             driver.awaitApplied();
@@ -244,22 +248,27 @@ class PostgresSinkTest {
 
     @Test
     void aStatementWithoutTranslationFailsOrIsSkippedAsConfigured() throws Exception {
-        DdlChange view = new DdlChange("src", "v", "CREATE VIEW v AS SELECT 1", DdlChange.Kind.CREATE, Rows.ts(3000));
+        // partition maintenance: MySQL-only, no translation
+        DdlChange view = new DdlChange("src", "after_view", "ALTER TABLE after_view TRUNCATE PARTITION p0",
+                DdlChange.Kind.ALTER, Rows.ts(3003));
         TableInfo t = TableInfo.of("src", "after_view", List.of(
                 ColumnInfo.of("id", MySqlType.LONGLONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY)));
         DdlChange create = new DdlChange("src", "after_view", "CREATE TABLE after_view (id BIGINT PRIMARY KEY)",
                 DdlChange.Kind.CREATE, Rows.ts(3001));
         try (TaskDriver driver = new TaskDriver(settings(Map.of("ddl.apply", "all", "ddl.unsupported", "skip")))) {
-            driver.put(view, create, RowChange.insert(t, new Object[]{1L}, Rows.ts(3002)));
+            driver.put(create, RowChange.insert(t, new Object[]{1L}, Rows.ts(3002)), view);
             driver.awaitApplied();
         }
         assertEquals(List.of(List.of("1")), target.query("SELECT id::text FROM dst.after_view"));
-        assertEquals(List.of(List.of("0")), target.query("SELECT count(*)::text FROM pg_views WHERE viewname = 'v'"));
+        assertEquals(List.of(List.of("1")), target.query("SELECT id::text FROM dst.after_view"),
+                "the skipped statement changed nothing");
         try (TaskDriver driver = new TaskDriver(settings(Map.of("ddl.apply", "all", "ddl.unsupported", "fail")))) {
-            driver.put(view);
-            Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class, driver::awaitApplied);
+            Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class, () -> {
+                driver.put(view);
+                driver.awaitApplied();
+            });
             String m = String.valueOf(e.getMessage()) + " " + (e.getCause() == null ? "" : e.getCause().getMessage());
-            assertTrue(m.contains("ddl.unsupported") && m.contains("CREATE VIEW"), m);
+            assertTrue(m.contains("ddl.unsupported") && m.contains("TRUNCATE PARTITION"), m);
         }
     }
 }

@@ -433,7 +433,7 @@ public final class CdcSinkConfig extends AbstractConfig {
         @Override
         public void ensureValid(String name, Object value) {
             try {
-                io.cdcconnect.sink.apply.DdlPolicy.parse(value == null ? java.util.List.of()
+                io.cdcconnect.sink.ddl.DdlPolicy.parse(value == null ? java.util.List.of()
                         : (java.util.List<String>) value, "");
             } catch (IllegalArgumentException e) {
                 throw new org.apache.kafka.common.config.ConfigException(name, value, e.getMessage());

@@ -4,7 +4,6 @@ import io.cdcconnect.sink.conflict.ConflictDetector;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.SqlBatch;
 import io.cdcconnect.sink.metrics.SinkMetrics;
-import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
 import io.cdcconnect.sink.txn.Transaction;
 import org.slf4j.Logger;
@@ -59,8 +58,6 @@ public final class ApplyWorker implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ApplyWorker.class);
 
     private final int id;
-    private final ConnectionSource connections;
-    private final StatementCachePolicy cachePolicy;
     private final TransactionApplier applier;
     private final SqlDialect dialect;
     private final BlockingQueue<ConflictDetector.Node<WorkItem>> ready;
@@ -74,16 +71,13 @@ public final class ApplyWorker implements Runnable {
     private final int maxGroupRows;
     private final RejectedRows rejections;
     private volatile boolean running = true;
-    private Connection connection;
-    private ConnectionStatementCache cache;
+    private final WorkerSession session;
 
     public ApplyWorker(int id, ConnectionSource connections, StatementCachePolicy cachePolicy,
                        TransactionApplier applier, BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
                        Completion completion, RetryPolicy retry, SinkMetrics metrics, String safeModeSetting,
                        int workerCount, int maxGroupRows, RejectedRows rejections) {
         this.id = id;
-        this.connections = connections;
-        this.cachePolicy = cachePolicy;
         this.applier = applier;
         this.dialect = applier.dialect();
         this.ready = ready;
@@ -95,6 +89,7 @@ public final class ApplyWorker implements Runnable {
         this.workerCount = workerCount;
         this.maxGroupRows = maxGroupRows;
         this.rejections = rejections;
+        this.session = new WorkerSession(connections, cachePolicy, dialect, retry, metrics, () -> running);
     }
 
     @Override
@@ -124,7 +119,7 @@ public final class ApplyWorker implements Runnable {
                 }
             }
         } finally {
-            closeConnection();
+            session.closeConnection();
         }
     }
 
@@ -158,17 +153,18 @@ public final class ApplyWorker implements Runnable {
     private boolean processGroup(List<ConflictDetector.Node<WorkItem>> group) {
         List<WorkItem> items = new ArrayList<>(group.size());
         for (ConflictDetector.Node<WorkItem> n : group) items.add(n.payload());
-        List<SqlBatch> batches;
+        List<SqlBatch> planned;
         try {
-            batches = applier.plan(items);
+            planned = applier.plan(items);
         } catch (RuntimeException e) {
             return false;
         }
-        for (int attempt = 0; ; attempt++) {
-            long start = System.nanoTime();
-            try {
-                ensureConnection();
-                applier.apply(connection, cache, batches);
+        return session.withRetries(new WorkerSession.Work() {
+            List<SqlBatch> batches = planned;
+
+            @Override
+            boolean attempt(long start) throws SQLException {
+                applier.apply(session.connection(), session.cache(), batches);
                 metrics.txnFlushed(System.nanoTime() - start);
                 for (ConflictDetector.Node<WorkItem> n : group) {
                     Transaction txn = n.payload().transaction();
@@ -176,38 +172,45 @@ public final class ApplyWorker implements Runnable {
                     completion.applied(n);
                 }
                 return true;
-            } catch (SQLException e) {
-                rollbackQuietly();
-                boolean lost = dialect.connectionLost(e);
-                if (lost) discardConnection();
-                if (retry.retryable(e) && attempt < retry.maxRetries() && running) {
-                    metrics.retry();
-                    if (!sleep(retry.backoffMillis(attempt))) return false;
-                    if (lost && replanOnReplay) {
-                        // the commit may have reached the server: the retry must be harmless if it did
-                        try {
-                            batches = applier.plan(safeItems(items));
-                        } catch (RuntimeException planError) {
-                            return false;
-                        }
+            }
+
+            @Override
+            Boolean beforeRetry(boolean lost) {
+                if (lost && replanOnReplay) {
+                    // the commit may have reached the server: the retry must be harmless if it did
+                    try {
+                        batches = applier.plan(safeItems(items));
+                    } catch (RuntimeException planError) {
+                        return false;
                     }
-                    continue;
                 }
+                return null;
+            }
+
+            @Override
+            boolean interrupted(SQLException e) {
+                return false;
+            }
+
+            @Override
+            boolean gaveUp(SQLException e, int attempts) {
                 if (retry.retryable(e) && running) {
                     // the target stayed unavailable: applying the transactions one by one would wait as long again
                     // for each of them
                     completion.failed(group.get(0), new ApplyException("applying " + group.size() + " transactions "
-                            + "from " + group.get(0).payload().transaction() + " on failed after " + (attempt + 1)
+                            + "from " + group.get(0).payload().transaction() + " on failed after " + attempts
                             + " attempts, last: " + e.getMessage() + ". " + OUTLASTED, e));
                     return true;
                 }
                 // a duplicate key or a permanent error: one by one, each re-planned in safe mode where it is a replay
                 return false;
-            } catch (RuntimeException e) {
-                rollbackQuietly();
+            }
+
+            @Override
+            boolean unexpected(RuntimeException e) {
                 return false;
             }
-        }
+        });
     }
 
     private static List<WorkItem> safeItems(List<WorkItem> items) {
@@ -217,51 +220,53 @@ public final class ApplyWorker implements Runnable {
     }
 
     private void process(ConflictDetector.Node<WorkItem> node) {
-        WorkItem item = node.payload();
-        Transaction txn = item.transaction();
-        List<SqlBatch> batches;
+        WorkItem first = node.payload();
+        Transaction txn = first.transaction();
+        List<SqlBatch> planned;
         try {
-            batches = applier.plan(item);
+            planned = applier.plan(first);
         } catch (RuntimeException e) {
             completion.failed(node, new ApplyException("cannot build statements for " + txn + ": " + e.getMessage(), e));
             return;
         }
-        // after the multi-row statements were rejected for a row's data: one row at a time, to find the rows at fault
-        boolean rowByRow = false;
-        for (int attempt = 0; ; attempt++) {
-            long start = System.nanoTime();
-            try {
-                ensureConnection();
+        session.withRetries(new WorkerSession.Work() {
+            WorkItem item = first;
+            List<SqlBatch> batches = planned;
+            /** After the multi-row statements were rejected for a row's data: one row at a time, to find those. */
+            boolean rowByRow;
+
+            @Override
+            boolean attempt(long start) throws SQLException {
                 List<TransactionApplier.Rejection> rejected = List.of();
                 if (rowByRow) {
-                    rejected = applier.applyRowByRow(connection, cache, item, !rejections.tolerated());
+                    rejected = applier.applyRowByRow(session.connection(), session.cache(), item,
+                            !rejections.tolerated());
                     if (!rejections.tolerated() && !rejected.isEmpty()) {
                         TransactionApplier.Rejection r = rejected.get(0);
                         completion.failed(node, new ApplyException(rejectionReason(dialect, txn, r)
                                 + "; nothing of the transaction was committed (errors.tolerance=all with "
                                 + "errors.deadletterqueue.topic.name sends such rows to the dead-letter queue and applies "
                                 + "the rest)", r.error()));
-                        return;
+                        return true;
                     }
                 } else {
-                    applier.apply(connection, cache, batches);
+                    applier.apply(session.connection(), session.cache(), batches);
                 }
                 metrics.txnFlushed(System.nanoTime() - start);
                 metrics.rowsApplied(txn.rows().size() - rejected.size(), txn.commitTs());
                 // reported before the transaction's offsets count as applied: a crash in between replays the rows
                 if (!rejected.isEmpty()) report(txn, rejected);
                 completion.applied(node);
-                return;
-            } catch (SQLException e) {
-                rollbackQuietly();
-                boolean lost = dialect.connectionLost(e);
-                if (lost) discardConnection();
+                return true;
+            }
+
+            @Override
+            WorkerSession.Step failed(SQLException e) {
                 if (!rowByRow && dialect.rejectsRow(e, item.safe())) {
                     LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "
                             + "find the rows at fault", id, txn, dialect.describe(e));
                     rowByRow = true;
-                    attempt--;
-                    continue;
+                    return WorkerSession.Step.AGAIN_UNCOUNTED;
                 }
                 if (dialect.duplicateKey(e)) {
                     if (!item.safe() && replanOnReplay) {
@@ -271,42 +276,55 @@ public final class ApplyWorker implements Runnable {
                         metrics.replayReplanned();
                         item = item.inSafeMode();
                         batches = applier.plan(item);
-                        continue;
+                        return WorkerSession.Step.AGAIN;
                     }
                     completion.failed(node, new ApplyException("duplicate key while applying " + txn
                             + (item.safe() ? " in safe mode" : " without safe mode (safe.mode=" + safeModeSetting
                             + ": a replay fails the task; use auto or always to apply replays as upserts)")
                             + "; not retried: " + e.getMessage(), e));
-                    return;
+                    return WorkerSession.Step.STOP;
                 }
-                if (retry.retryable(e) && attempt < retry.maxRetries() && running) {
-                    long backoff = retry.backoffMillis(attempt);
-                    LOG.debug("worker {} retrying {} in {} ms after {}", id, txn, backoff, e.getMessage());
-                    metrics.retry();
-                    if (!sleep(backoff)) {
-                        completion.failed(node, new ApplyException("interrupted while retrying " + txn, e));
-                        return;
-                    }
-                    if (lost && !item.safe() && replanOnReplay) {
-                        // the commit may have reached the server before the connection went: retry idempotently
-                        item = item.inSafeMode();
-                        batches = applier.plan(item);
-                    }
-                    continue;
+                return WorkerSession.Step.POLICY;
+            }
+
+            @Override
+            void retrying(SQLException e, long backoffMillis) {
+                LOG.debug("worker {} retrying {} in {} ms after {}", id, txn, backoffMillis, e.getMessage());
+            }
+
+            @Override
+            Boolean beforeRetry(boolean lost) {
+                if (lost && !item.safe() && replanOnReplay) {
+                    // the commit may have reached the server before the connection went: retry idempotently
+                    item = item.inSafeMode();
+                    batches = applier.plan(item);
                 }
+                return null;
+            }
+
+            @Override
+            boolean interrupted(SQLException e) {
+                completion.failed(node, new ApplyException("interrupted while retrying " + txn, e));
+                return true;
+            }
+
+            @Override
+            boolean gaveUp(SQLException e, int attempts) {
                 if (retry.retryable(e)) {
-                    completion.failed(node, new ApplyException("applying " + txn + " failed after " + (attempt + 1)
+                    completion.failed(node, new ApplyException("applying " + txn + " failed after " + attempts
                             + " attempts, last: " + e.getMessage() + ". " + OUTLASTED, e));
                 } else {
                     completion.failed(node, new ApplyException("applying " + txn + " failed: " + e.getMessage(), e));
                 }
-                return;
-            } catch (RuntimeException e) {
-                rollbackQuietly();
-                completion.failed(node, new ApplyException("applying " + txn + " failed: " + e, e));
-                return;
+                return true;
             }
-        }
+
+            @Override
+            boolean unexpected(RuntimeException e) {
+                completion.failed(node, new ApplyException("applying " + txn + " failed: " + e, e));
+                return true;
+            }
+        });
     }
 
     /**
@@ -339,51 +357,5 @@ public final class ApplyWorker implements Runnable {
                 + txn.partition().partition() + ", offset " + txn.offsetOf(r.row()) + " (table "
                 + r.table().quotedName() + (column == null ? "" : ", column " + dialect.quote(column)) + "): "
                 + dialect.describe(r.error());
-    }
-
-    private void ensureConnection() throws SQLException {
-        if (connection == null) {
-            connection = connections.get();
-            cache = new ConnectionStatementCache(connection, cachePolicy);
-        }
-    }
-
-    private void discardConnection() {
-        if (cache != null) cache.abandon();
-        cache = null;
-        if (connection != null) connections.discard(connection);
-        connection = null;
-    }
-
-    private void closeConnection() {
-        if (cache != null) cache.close();
-        cache = null;
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // returning a connection to a closing pool
-            }
-        }
-        connection = null;
-    }
-
-    private void rollbackQuietly() {
-        if (connection == null) return;
-        try {
-            connection.rollback();
-        } catch (SQLException ignored) {
-            // a lost connection cannot roll back; the server does it when the session ends
-        }
-    }
-
-    private static boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -1,5 +1,7 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.dialect.ControlSql;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;

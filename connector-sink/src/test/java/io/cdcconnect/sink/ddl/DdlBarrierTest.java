@@ -1,5 +1,6 @@
-package io.cdcconnect.sink.txn;
+package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.txn.SourcePartition;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.sink.dialect.ControlSql;
 import io.cdcconnect.sink.dialect.SqlDialect;

@@ -1,4 +1,6 @@
-package io.cdcconnect.sink.txn;
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.sink.txn.SourcePartition;
 
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.apply;
+package io.cdcconnect.sink.ddl;
 
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -1,0 +1,110 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.sink.apply.RejectedRows;
+import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.apply.WorkItem;
+import io.cdcconnect.sink.conflict.ConflictDetector;
+import io.cdcconnect.sink.ddl.DdlSequencer;
+import io.cdcconnect.sink.dml.RowShape;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.offset.OffsetTracker;
+import io.cdcconnect.sink.txn.Transaction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Turns a transaction the {@link io.cdcconnect.sink.txn.TransactionAssembler} completed into work for the
+ * {@link io.cdcconnect.sink.apply.ApplyWorker}s: each row's shape on the target and its conflict keys, in safe mode or
+ * not ({@link SafeModeDecision}), registered with the {@link OffsetTracker}. Rows whose table or column the target
+ * lacks are replays from before a DDL that already ran (skipped), or rejected rows (dead-letter queue, or the task
+ * fails).
+ */
+final class TransactionDispatcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionDispatcher.class);
+
+    private final ShapeResolver shapes;
+    private final DdlSequencer ddl;
+    private final SinkMetrics metrics;
+    private final OffsetTracker tracker;
+    private final ConflictDetector<WorkItem> detector;
+    private final SafeModeDecision safeMode;
+    private final BackPressure buffer;
+    private final Supplier<RejectedRows> rejectedRows;
+    /** Tables whose replayed rows of an older shape were reported once. */
+    private final Set<String> replayWarned = new java.util.HashSet<>();
+
+    TransactionDispatcher(ShapeResolver shapes, DdlSequencer ddl, SinkMetrics metrics, OffsetTracker tracker,
+                          ConflictDetector<WorkItem> detector, SafeModeDecision safeMode, BackPressure buffer,
+                          Supplier<RejectedRows> rejectedRows) {
+        this.shapes = shapes;
+        this.ddl = ddl;
+        this.metrics = metrics;
+        this.tracker = tracker;
+        this.detector = detector;
+        this.safeMode = safeMode;
+        this.buffer = buffer;
+        this.rejectedRows = rejectedRows;
+    }
+
+    /** Hands a complete transaction to the workers, or completes it when nothing of it is left to apply. */
+    void dispatch(Transaction txn) {
+        if (txn.isEmpty()) {
+            tracker.register(txn.partition(), txn.lastOffset()).markDone();
+            return;
+        }
+        List<RowChange> rows = txn.rows();
+        List<RowShape> rowShapes = new java.util.ArrayList<>(rows.size());
+        RowShape.LongList keys = new RowShape.LongList();
+        long reported = -1;
+        for (int i = 0; i < rows.size(); i++) {
+            long offset = txn.offsetOf(i);
+            RowShape s;
+            try {
+                s = shapes.shapeOf(rows.get(i).table(), "topic " + txn.partition().topic() + ", partition "
+                        + txn.partition().partition() + ", offset " + offset);
+            } catch (ShapeResolver.RowRejectedException e) {
+                long ts = rows.get(i).commitTs();
+                if (ts > 0 && ts < ddl.lastDdlTs(txn.partition())) {
+                    // committed before a DDL statement that already ran from this partition, which removed its
+                    // table or column: the producer sent it again (a source restart replays the binlog since its
+                    // last committed position); it was applied before the statement ran
+                    if (replayWarned.add(rows.get(i).table().toString())) {
+                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran from {} are replays: "
+                                + "skipped ({})", rows.get(i).table(), "offset " + offset, txn.partition(),
+                                e.getMessage());
+                    }
+                    metrics.replaySkipped();
+                    txn.dropRow(i--);
+                    continue;
+                }
+                // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails
+                RejectedRows rejectedRows = this.rejectedRows.get();
+                if (!rejectedRows.tolerated()) throw e;
+                if (offset != reported) {
+                    rejectedRows.report(txn.partition(), offset, e.getMessage(), e.getCause());
+                    metrics.errantRecord();
+                    reported = offset;
+                }
+                txn.dropRow(i--);
+                continue;
+            }
+            rowShapes.add(s);
+            s.conflictKeys(rows.get(i), keys);
+        }
+        if (txn.isEmpty()) {
+            // every row was left out: nothing to apply, its records are reported
+            buffer.release(txn.bytes());
+            tracker.register(txn.partition(), txn.lastOffset()).markDone();
+            return;
+        }
+        boolean safe = safeMode.safe(txn.commitTs());
+        OffsetTracker.Ticket ticket = tracker.register(txn.partition(), Math.max(txn.lastOffset(), -1));
+        detector.add(new WorkItem(txn, rowShapes.toArray(new RowShape[0]), safe, ticket), keys.toArray());
+    }
+}

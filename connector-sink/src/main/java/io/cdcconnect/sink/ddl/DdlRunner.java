@@ -1,0 +1,84 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.SourcePartition;
+
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
+
+/** Runs a DDL statement in its place: after every earlier row, then its position made durable ({@link DdlCheckpoint}). */
+final class DdlRunner {
+    private final CdcSinkConfig config;
+    private final SinkMetrics metrics;
+    private final Map<String, String> schemaMap;
+    private final RetryPolicy retry;
+    private final ShapeResolver shapes;
+    private final DdlSequencer.Pipeline pipeline;
+    private final DdlApplier applier;
+    private final DdlCheckpoint checkpoint;
+
+    DdlRunner(CdcSinkConfig config, SinkMetrics metrics, Map<String, String> schemaMap, RetryPolicy retry,
+              ShapeResolver shapes, DdlSequencer.Pipeline pipeline, DdlApplier applier, DdlCheckpoint checkpoint) {
+        this.config = config;
+        this.metrics = metrics;
+        this.schemaMap = schemaMap;
+        this.retry = retry;
+        this.shapes = shapes;
+        this.pipeline = pipeline;
+        this.applier = applier;
+        this.checkpoint = checkpoint;
+    }
+
+    DdlCheckpoint checkpoint() {
+        return checkpoint;
+    }
+
+    /**
+     * Runs a DDL statement once every earlier row is applied, and records how far every partition is applied. With
+     * {@code run} false another task ran the statement, and only the checkpoint is written.
+     *
+     * @param copies partitions that delivered their own copy of the statement, and at which offset: those records are
+     *               done too
+     */
+    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run) {
+        drainBefore(partition, offset);
+        String targetSchema = shapes.targetSchema(ddl.schema());
+        try {
+            if (run && applier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
+                    partition + "@" + offset, retry, metrics::retry)) {
+                metrics.ddlApplied();
+            }
+            // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
+            // make that durable before moving on, so a crash before Connect's next commit does not replay them
+            Map<SourcePartition, Long> through = new HashMap<>(pipeline.appliedOffsets().get());
+            through.merge(partition, offset, Math::max);
+            copies.forEach((p, o) -> through.merge(p, o, Math::max));
+            Set<SourcePartition> carriers = new HashSet<>(copies.keySet());
+            carriers.add(partition);
+            checkpoint.record(through, ddl.commitTs(), carriers);
+        } catch (SQLException e) {
+            throw new ApplyException(e.getMessage(), e);
+        }
+        shapes.invalidateAll();
+    }
+
+    /** All earlier rows, of every partition, go first. */
+    void drainBefore(SourcePartition partition, long offset) {
+        if (!pipeline.drain().test(config.applyDrainTimeoutMs())) {
+            throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
+                    + " ms (" + APPLY_DRAIN_TIMEOUT_MS + ") for the rows before it to be applied: the target is not "
+                    + "keeping up; raise " + APPLY_DRAIN_TIMEOUT_MS + " (below max.poll.interval.ms) or restart the "
+                    + "task, which resumes from the committed offsets");
+        }
+    }
+}

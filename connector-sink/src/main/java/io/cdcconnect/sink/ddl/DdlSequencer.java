@@ -1,0 +1,304 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.codec.model.ChangeEvent;
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.Watermark;
+import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.PartitionControl;
+import io.cdcconnect.sink.txn.PendingRecord;
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
+import java.util.function.Supplier;
+
+/**
+ * Where DDL statements go among the rows: a statement with copies on several partitions waits ({@link DdlBarrier})
+ * until no partition can still deliver a row from before it, holding back the partitions that passed it; with copies on
+ * other tasks' partitions too, the tasks agree through the {@link DdlCoordinator}. It then runs once every earlier row
+ * is applied ({@link DdlApplier}), its position is made durable ({@link DdlCheckpoint}), and what the partitions held
+ * back is handed to the pipeline again. Used from the task thread only.
+ */
+public final class DdlSequencer {
+
+    /**
+     * What the sequencer needs of the pipeline.
+     *
+     * @param drain           dispatches everything held and waits until it is applied; false when the timeout passed
+     * @param appliedOffsets  highest offset per partition through which every record is committed downstream
+     * @param pausedForBuffer whether the partitions are paused for a full buffer: a partition a statement releases then
+     *                        stays paused
+     * @param replayFirst     puts records back ahead of every record still waiting to be processed, in their order
+     */
+    public record Pipeline(LongPredicate drain, Supplier<Map<SourcePartition, Long>> appliedOffsets,
+                           BooleanSupplier pausedForBuffer, Consumer<List<PendingRecord>> replayFirst) {
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);
+    /** How long a partition must have delivered nothing, while a DDL waits, to count as having nothing before it. */
+    static final long IDLE_MILLIS = 2_000;
+    /** ... and over how many polls at least. */
+    static final int IDLE_POLLS = 3;
+
+    private final CdcSinkConfig config;
+    private final SqlDialect dialect;
+    private final Pipeline pipeline;
+    private final DdlRunner runner;
+    private final DdlCheckpoint ddlCheckpoint;
+    private final DdlCoordinator coordinator;
+    private final DdlBarrier barrier = new DdlBarrier();
+    private final Map<String, HeldDdl> heldDdls = new HashMap<>();
+    /** Partitions behind a DDL barrier, with what they delivered since (records fetched before they were paused). */
+    private final Map<SourcePartition, ArrayDeque<PendingRecord>> stashed = new HashMap<>();
+    /** When each partition last delivered a record while a DDL waited. */
+    private final Map<SourcePartition, Long> lastDelivery = new HashMap<>();
+    private int pollsWhileWaiting;
+    /** Per topic, the last statement released by the barrier: a copy of it that comes later has run. */
+    private final Map<String, String> lastReleased = new HashMap<>();
+    private PartitionControl partitionControl = PartitionControl.NONE;
+
+    public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, DataSource dataSource, SqlDialect dialect,
+                        Map<String, String> schemaMap, String connector, RetryPolicy retry, ShapeResolver shapes,
+                        Pipeline pipeline) {
+        this.config = config;
+        this.dialect = dialect;
+        this.pipeline = pipeline;
+        this.ddlCheckpoint = new DdlCheckpoint(dataSource, dialect, config.ddlCheckpointDatabase(), connector, retry,
+                metrics::retry);
+        this.runner = new DdlRunner(config, metrics, schemaMap, retry, shapes, pipeline,
+                new DdlApplier(dataSource, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported), ddlCheckpoint);
+        this.coordinator = new DdlCoordinator(dataSource, dialect, config.ddlCheckpointDatabase(), connector);
+    }
+
+    public void setPartitionControl(PartitionControl control) {
+        this.partitionControl = control == null ? PartitionControl.NONE : control;
+    }
+
+    /** A partition assigned to the task: a DDL barrier waits for it. */
+    public void assign(SourcePartition p) {
+        barrier.assign(p);
+    }
+
+    public Set<SourcePartition> assignedPartitions() {
+        return barrier.assignedPartitions();
+    }
+
+    /** A record arrived from {@code p}. */
+    public void delivered(SourcePartition p) {
+        if (!barrier.isAssigned(p)) barrier.assign(p);
+        if (!barrier.pendingTopics().isEmpty()) lastDelivery.put(p, System.currentTimeMillis());
+    }
+
+    /** Whether a statement waits on any topic. */
+    public boolean waiting() {
+        return !barrier.pendingTopics().isEmpty();
+    }
+
+    /** Whether a statement waits on {@code topic}. */
+    public boolean isPending(String topic) {
+        return barrier.isPending(topic);
+    }
+
+    /** Whether {@code p} is held behind a waiting statement. */
+    public boolean isHeld(SourcePartition p) {
+        return stashed.containsKey(p);
+    }
+
+    /** The partitions held behind a waiting statement. */
+    public Set<SourcePartition> heldPartitions() {
+        return Collections.unmodifiableSet(stashed.keySet());
+    }
+
+    /** Keeps {@code r} back when its partition is held behind a waiting statement; false when it is not. */
+    public boolean stashIfHeld(PendingRecord r) {
+        ArrayDeque<PendingRecord> held = stashed.get(r.partition());
+        if (held == null) return false;
+        held.add(r);
+        return true;
+    }
+
+    /** Through which offset the partition was committed downstream when a DDL statement last ran ({@link DdlCheckpoint}). */
+    public long appliedThrough(SourcePartition p) {
+        return ddlCheckpoint.appliedThrough(p);
+    }
+
+    /** The commit ts of the last DDL statement {@code p} carried that ran (0: none known). */
+    public long lastDdlTs(SourcePartition p) {
+        return ddlCheckpoint.lastDdlTs(p);
+    }
+
+    /** Whether {@code e}, of a partition whose topic has a statement waiting, was committed after the statement. */
+    public boolean passes(SourcePartition p, ChangeEvent e) {
+        return barrier.showsPassed(p, e.commitTs(), e instanceof Watermark);
+    }
+
+    /**
+     * The partition passed its topic's waiting statement: {@code rest} of the record at {@code offset} ({@code bytes}
+     * of it), and every later record of the partition, waits for it.
+     */
+    public void holdPassed(SourcePartition p, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
+        barrier.passed(p);
+        hold(p, offset, rest, bytes, ddlCopies);
+        releaseIfComplete(p.topic());
+    }
+
+    /**
+     * A DDL statement of the record at {@code offset}: skipped, run at once, or waited for. True when the partition is
+     * now held behind it, with {@code rest} of the record ({@code restBytes} of it) and every later record.
+     *
+     * @param ddlCopies partitions the producer sent it to ({@link DdlCoordinator#COPIES_HEADER}; 0: unknown)
+     */
+    public boolean onDdl(DdlChange ddl, SourcePartition partition, long offset, int ddlCopies, List<ChangeEvent> rest,
+                         long restBytes) {
+        String topic = partition.topic();
+        String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+        if (key.equals(lastReleased.get(topic))) {
+            // a copy from a partition that had passed the statement before its copy came: it ran
+            LOG.debug("Late copy of the DDL at {} skipped: it ran when every partition had passed it",
+                    partition + "@" + offset);
+            return false;
+        }
+        if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
+            // the producer sent it only here, where every row of its table is: nothing to wait for
+            runner.apply(ddl, partition, offset, Map.of(), true);
+            return false;
+        }
+        if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
+            // the rest of this record, and every later record of the partition, waits for the statement
+            hold(partition, offset, rest, restBytes, 0);
+            heldDdls.putIfAbsent(topic, new HeldDdl(ddl, key, partition, offset, ddlCopies));
+            releaseIfComplete(topic);
+            return true;
+        }
+        LOG.debug("DDL at {} while another of {} waits for its partitions: run at once", partition + "@" + offset,
+                topic);
+        runner.apply(ddl, partition, offset, Map.of(), true);
+        return false;
+    }
+
+    /** Partition revoked: what it held is dropped, and no statement waits for it any more. */
+    public void unassign(SourcePartition p) {
+        stashed.remove(p);
+        barrier.unassign(p);
+    }
+
+    /** Revoked partitions' rows are applied: their checkpoint is forgotten; a statement may have waited only for them. */
+    public void forgotten(Collection<SourcePartition> partitions) {
+        for (SourcePartition p : partitions) ddlCheckpoint.forget(p);
+        for (String topic : barrier.pendingTopics()) {
+            releaseIfComplete(topic);
+        }
+    }
+
+    /** Holds a partition behind its topic's waiting DDL: {@code rest} of the record at {@code offset} goes first. */
+    private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
+        ArrayDeque<PendingRecord> q = new ArrayDeque<>();
+        q.add(new PendingRecord(partition, offset, List.copyOf(rest), bytes, ddlCopies));
+        stashed.put(partition, q);
+        partitionControl.pause(partition);
+    }
+
+    /** Holds a partition that passed its topic's waiting DDL without delivering anything. */
+    private void holdEmpty(SourcePartition partition) {
+        stashed.put(partition, new ArrayDeque<>());
+        partitionControl.pause(partition);
+    }
+
+    /** Runs a topic's held DDL once every assigned partition has passed it, then replays what it held back. */
+    private void releaseIfComplete(String topic) {
+        if (!barrier.complete(topic)) return;
+        release(topic);
+    }
+
+    private void release(String topic) {
+        HeldDdl held = heldDdls.get(topic);
+        Map<SourcePartition, Long> passed = barrier.passed(topic);
+        // every partition that held it was revoked: its new owner runs the statement
+        if (held == null || passed.isEmpty()) {
+            heldDdls.remove(topic);
+            for (SourcePartition p : barrier.release(topic).keySet()) resumeHeld(p, new ArrayList<>());
+            return;
+        }
+        Map<SourcePartition, Long> copies = new HashMap<>();
+        passed.forEach((p, o) -> {
+            if (o >= 0) copies.put(p, o);
+        });
+        boolean run = true;
+        if (held.copies > passed.size() && coordinator.enabled()) {
+            // copies went to partitions of other tasks too: all of them must pass it, and one task runs it
+            DdlCoordinator.State state = held.coordinate(topic, barrier, coordinator, runner, config, dialect);
+            if (state == DdlCoordinator.State.WAIT) return;
+            run = state == DdlCoordinator.State.RUN;
+        }
+        heldDdls.remove(topic);
+        barrier.release(topic);
+        lastReleased.put(topic, held.key);
+        runner.apply(held.ddl, held.partition, held.offset, copies, run);
+        if (run && held.arrived) held.ran(topic, coordinator, dialect);
+        // what each partition held goes first, ahead of its records still waiting in the backlog
+        List<PendingRecord> replay = new ArrayList<>();
+        for (SourcePartition p : passed.keySet()) resumeHeld(p, replay);
+        pipeline.replayFirst().accept(replay);
+    }
+
+    private void resumeHeld(SourcePartition p, List<PendingRecord> replay) {
+        ArrayDeque<PendingRecord> q = stashed.remove(p);
+        if (!pipeline.pausedForBuffer().getAsBoolean()) partitionControl.resume(p);
+        if (q == null) return;
+        replay.addAll(q);
+    }
+
+    /**
+     * After a poll: a partition that delivered nothing for {@link #IDLE_MILLIS} while a DDL waited, over at least
+     * {@link #IDLE_POLLS} polls, has nothing from before the DDL (the consumer fetches from every partition it is not
+     * told to pause, in turn, and waits up to its fetch wait for data); a DDL that waited past
+     * {@code ddl.barrier.timeout.ms} runs with a warning.
+     */
+    public void checkBarriers() {
+        long now = System.currentTimeMillis();
+        pollsWhileWaiting++;
+        for (String topic : barrier.pendingTopics()) {
+            if (pollsWhileWaiting >= IDLE_POLLS && !pipeline.pausedForBuffer().getAsBoolean()) {
+                long since = barrier.waitingSince(topic);
+                for (SourcePartition p : barrier.missing(topic)) {
+                    if (now - Math.max(since, lastDelivery.getOrDefault(p, 0L)) < IDLE_MILLIS) continue;
+                    barrier.passed(p);
+                    holdEmpty(p);
+                }
+            }
+            if (!barrier.complete(topic) && now - barrier.waitingSince(topic) > config.ddlBarrierTimeoutMs()) {
+                Set<SourcePartition> missing = barrier.missing(topic);
+                HeldDdl held = heldDdls.get(topic);
+                LOG.warn("The DDL at {} waited {} ms ({}) for partitions {} to pass it: running it now. Rows from "
+                                + "before it that those partitions still deliver meet the new table", held == null ? topic
+                                : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
+                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, missing);
+                for (SourcePartition p : missing) {
+                    barrier.passed(p);
+                    if (!stashed.containsKey(p)) holdEmpty(p);
+                }
+            }
+            releaseIfComplete(topic);
+        }
+        if (barrier.pendingTopics().isEmpty()) {
+            lastDelivery.clear();
+            pollsWhileWaiting = 0;
+        }
+    }
+}

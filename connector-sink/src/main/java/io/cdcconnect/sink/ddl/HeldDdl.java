@@ -1,0 +1,87 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+
+/**
+ * A DDL waiting for the other partitions to pass it, and where its first copy came from; with copies on other tasks'
+ * partitions, where it stands with those tasks ({@link DdlCoordinator}).
+ */
+final class HeldDdl {
+    private static final Logger LOG = LoggerFactory.getLogger(HeldDdl.class);
+
+    final DdlChange ddl;
+    final SourcePartition partition;
+    final long offset;
+    /** Partitions the producer sent the statement to (0: unknown). */
+    final int copies;
+    /** {@link DdlBarrier#key}: copies of the statement share it. */
+    final String key;
+    /** The key's id in the coordinator's tables. */
+    final String id;
+    /** Whether this task recorded its partitions' arrival with the coordinator. */
+    boolean arrived;
+    long lastAsked;
+    long coordinatedSince;
+
+    HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies) {
+        this.ddl = ddl;
+        this.key = key;
+        this.partition = partition;
+        this.offset = offset;
+        this.copies = copies;
+        this.id = DdlCoordinator.id(key);
+    }
+
+    /**
+     * Where a statement with copies on other tasks' partitions stands: this task's rows before it are applied and its
+     * arrival recorded first; then the coordinator is asked at most every 500 ms. Past {@code ddl.barrier.timeout.ms}
+     * the task runs it itself, with a warning.
+     */
+    DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, DdlCoordinator coordinator, DdlRunner runner,
+                                    CdcSinkConfig config, SqlDialect dialect) {
+        long now = System.currentTimeMillis();
+        try {
+            if (!arrived) {
+                runner.drainBefore(partition, offset);
+                // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
+                // that passed it otherwise would never be counted, and every task would wait for good)
+                coordinator.arrive(topic, id, barrier.passed(topic).keySet());
+                arrived = true;
+                coordinatedSince = now;
+                LOG.info("The DDL at {}@{} reached {} of its {} partitions on this task; waiting for the other tasks'",
+                        partition, offset, barrier.passed(topic).size(), copies);
+            } else if (now - lastAsked < 500) {
+                return DdlCoordinator.State.WAIT;
+            }
+            lastAsked = now;
+            DdlCoordinator.State state = coordinator.state(topic, id, copies, barrier.assignedPartitions(), partition);
+            if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
+                LOG.warn("The DDL at {}@{} waited {} ms ({}) for the other tasks' partitions: running it now",
+                        partition, offset, config.ddlBarrierTimeoutMs(), CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS);
+                return DdlCoordinator.State.RUN;
+            }
+            return state;
+        } catch (SQLException e) {
+            throw new ApplyException("cannot coordinate the DDL at " + partition + "@" + offset
+                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + dialect.describe(e), e);
+        }
+    }
+
+    /** After this task ran it: the other tasks are told. */
+    void ran(String topic, DdlCoordinator coordinator, SqlDialect dialect) {
+        try {
+            coordinator.done(topic, id);
+        } catch (SQLException e) {
+            throw new ApplyException("the DDL at " + partition + "@" + offset + " ran, but the other "
+                    + "tasks could not be told: " + dialect.describe(e), e);
+        }
+    }
+}

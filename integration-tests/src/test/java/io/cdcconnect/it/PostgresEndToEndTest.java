@@ -24,9 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The whole pipeline into PostgreSQL: MariaDB 11.4 → our source (Debezium's binlog reader) → Kafka, Canal-JSON →
  * our sink in a real Connect worker → a PostgreSQL the test starts. The sink creates the tables from the snapshot's
  * MySQL DDL, translated; rows of the snapshot and of the binlog follow, with key updates, deletes, an ADD COLUMN, a
- * MODIFY COLUMN and a TRUNCATE in the middle of the stream. Every row is compared, source against target. (ENUM and
- * SET are left out: Canal-JSON in its default mode names only their type, not their elements, so their values cannot
- * be named in PostgreSQL; PostgresSinkTest covers them with TiCDC's content-compatible messages.)
+ * MODIFY COLUMN and a TRUNCATE in the middle of the stream. Every row is compared, source against target. ENUM and
+ * SET values arrive as indexes (Canal-JSON's default mode names only the type): the sink names them from the
+ * definition its translated CREATE TABLE recorded in the column's comment.
  */
 class PostgresEndToEndTest {
 
@@ -37,13 +37,13 @@ class PostgresEndToEndTest {
     /** Each table's rows as text, MariaDB's side: the same text as {@link #PG} gives for the same values. */
     private static final Map<String, String> MARIADB = Map.of(
             "accounts", "SELECT CAST(id AS CHAR), name, CAST(balance AS CHAR), "
-                    + "DATE_FORMAT(opened, '%Y-%m-%d %H:%i:%s.%f'), LPAD(BIN(flags), 4, '0'), notes, HEX(photo), "
+                    + "DATE_FORMAT(opened, '%Y-%m-%d %H:%i:%s.%f'), LPAD(BIN(flags), 4, '0'), notes, HEX(photo), kind, tags, "
                     + "CAST(tier AS CHAR) FROM accounts ORDER BY id",
             "events", "SELECT CAST(id AS CHAR), CAST(account AS CHAR), DATE_FORMAT(at, '%Y-%m-%d %H:%i:%s.%f'), "
                     + "CAST(amount AS CHAR) FROM events ORDER BY id");
     private static final Map<String, String> PG = Map.of(
             "accounts", "SELECT id::text, name, balance::text, to_char(opened, 'YYYY-MM-DD HH24:MI:SS.US'), "
-                    + "flags::text, notes, upper(encode(photo, 'hex')), tier::text FROM replica.accounts ORDER BY accounts.id",
+                    + "flags::text, notes, upper(encode(photo, 'hex')), kind, tags, tier::text FROM replica.accounts ORDER BY accounts.id",
             "events", "SELECT id::text, account::text, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), "
                     + "amount::text FROM replica.events ORDER BY events.id");
 
@@ -56,7 +56,8 @@ class PostgresEndToEndTest {
         pipeline.createSchemas(List.of(), List.of(
                 "CREATE TABLE accounts (id BIGINT UNSIGNED NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL, "
                         + "balance DECIMAL(12,2) NOT NULL, opened DATETIME(3) NULL, flags BIT(4) NULL, notes TEXT NULL, "
-                        + "photo BLOB NULL) DEFAULT CHARSET utf8mb4",
+                        + "photo BLOB NULL, kind ENUM('basic','gold') NOT NULL DEFAULT 'basic', tags SET('a','b','c') NULL) "
+                        + "DEFAULT CHARSET utf8mb4",
                 "CREATE TABLE events (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, account BIGINT UNSIGNED NOT NULL, "
                         + "at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), amount INT NOT NULL, "
                         + "KEY by_account (account))"), false);
@@ -76,10 +77,10 @@ class PostgresEndToEndTest {
     @Test
     void everyRowArrivesInPostgresThroughSnapshotStreamAndDdl() throws Exception {
         try (Connection c = pipeline.sourceConnection(); Statement s = c.createStatement()) {
-            s.execute("INSERT INTO accounts (id, name, balance, opened, flags, notes, photo) VALUES "
-                    + "(1, 'ann', 10.50, '2024-01-31 23:59:59.125', b'1010', 'ünïcödé 😀', x'00FF10'), "
-                    + "(2, 'bob', -3.00, NULL, NULL, NULL, NULL), "
-                    + "(18446744073709551615, 'max', 0.01, '1000-01-01 00:00:00.000', b'1111', '', x'')");
+            s.execute("INSERT INTO accounts (id, name, balance, opened, flags, notes, photo, kind, tags) VALUES "
+                    + "(1, 'ann', 10.50, '2024-01-31 23:59:59.125', b'1010', 'ünïcödé 😀', x'00FF10', 'gold', 'a,c'), "
+                    + "(2, 'bob', -3.00, NULL, NULL, NULL, NULL, 'basic', NULL), "
+                    + "(18446744073709551615, 'max', 0.01, '1000-01-01 00:00:00.000', b'1111', '', x'', 'basic', '')");
             for (int i = 0; i < 200; i++) {
                 s.execute("INSERT INTO events (account, at, amount) VALUES (" + (1 + i % 2) + ", "
                         + "'2024-03-01 10:00:00.000001' + INTERVAL " + i + " SECOND, " + i + ")");
@@ -93,7 +94,7 @@ class PostgresEndToEndTest {
             s.execute("UPDATE accounts SET id = 1002, balance = balance + 1 WHERE id = 2");
             s.execute("DELETE FROM events WHERE amount % 10 = 0");
             s.execute("ALTER TABLE accounts ADD COLUMN tier INT NOT NULL DEFAULT 1");
-            s.execute("INSERT INTO accounts (id, name, balance, tier) VALUES (3, 'cy', 7.77, 3)");
+            s.execute("INSERT INTO accounts (id, name, balance, kind, tags, tier) VALUES (3, 'cy', 7.77, 'gold', 'b', 3)");
             s.execute("UPDATE accounts SET tier = 2, notes = 'upgraded' WHERE id = 1");
             s.execute("ALTER TABLE events MODIFY COLUMN amount BIGINT NOT NULL");
             s.execute("INSERT INTO events (account, at, amount) VALUES (3, '2038-01-19 03:14:07.999999', "

@@ -127,6 +127,12 @@ public final class PostgresDdl {
 
     private static final int MAX_NAME_BYTES = 63;
 
+    /**
+     * The start of the comment in which a translated ENUM or SET column keeps its MySQL definition
+     * ({@code cdc-connect mysql type: enum('a','b')}); {@link PostgresDialect} reads it back for the elements.
+     */
+    public static final String ELEMENTS_COMMENT = "cdc-connect mysql type: ";
+
     private PostgresDdl() {
     }
 
@@ -393,6 +399,8 @@ public final class PostgresDdl {
         final UnaryOperator<String> schemaMap;
         final List<String> out = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
+        /** COMMENT ON COLUMN statements that record ENUM/SET definitions ({@link #ELEMENTS_COMMENT}). */
+        final List<String> comments = new ArrayList<>();
         /** In an ALTER TABLE: the column each column statement works on (by index in out), and the renames. */
         final java.util.Map<Integer, String> columnOf = new java.util.HashMap<>();
         final Set<Integer> adds = new HashSet<>();
@@ -660,6 +668,7 @@ public final class PostgresDdl {
                     if (constraint != null) throw new Unsupported("expected a constraint " + where());
                     Column c = column();
                     defs.add(columnSql(c));
+                    recordElements(t, c);
                     if (c.primaryKey) pk = List.of(q(c.name));
                     if (c.unique) {
                         String n = keyName(null, List.of(q(c.name)), keyNames);
@@ -683,6 +692,7 @@ public final class PostgresDdl {
             defs.addAll(constraints);
             out.add("CREATE TABLE IF NOT EXISTS " + table(t) + " (" + String.join(", ", defs) + ")");
             out.addAll(after);
+            out.addAll(comments);
         }
 
         /** An index name before the key parts, if any; skips USING BTREE|HASH. */
@@ -1082,6 +1092,7 @@ public final class PostgresDdl {
 
         void alterTable() {
             QName t = qname();
+            current = t;
             String alter = "ALTER TABLE IF EXISTS " + table(t);
             int first = out.size();
             List<String> options = new ArrayList<>();
@@ -1175,6 +1186,7 @@ public final class PostgresDdl {
             } while (acceptSym(','));
             end();
             guardRenamedColumns(t, first);
+            out.addAll(comments);
             if (renamedTo != null) renameTo(t, renamedTo);
             if (!options.isEmpty()) {
                 warnings.add("MySQL table options ignored: " + String.join(", ", options));
@@ -1247,6 +1259,7 @@ public final class PostgresDdl {
         }
 
         void addColumn(QName t, String alter, Column c) {
+            recordElements(t, c);
             String def = columnSql(c);
             String implicit = null;
             if (Boolean.TRUE.equals(c.notNull) && c.defaultExpr == null && !c.autoIncrement && !c.primaryKey) {
@@ -1330,6 +1343,21 @@ public final class PostgresDdl {
             }
         }
 
+        /** The table of the ALTER TABLE being read. */
+        QName current;
+
+        /**
+         * Records an ENUM or SET column's MySQL definition in its comment ({@link #ELEMENTS_COMMENT}), so that values
+         * of messages that name only the type (Canal-JSON's default mode sends "enum" and the index) can be named. A
+         * column redefined to another type keeps a stale comment, which is harmless: only ENUM and SET values read it.
+         */
+        void recordElements(QName t, Column c) {
+            String type = c.mysqlType == null ? "" : c.mysqlType.toLowerCase(Locale.ROOT);
+            if (!type.startsWith("enum(") && !type.startsWith("set(")) return;
+            comments.add("COMMENT ON COLUMN " + table(t) + "." + q(c.name) + " IS "
+                    + lit(ELEMENTS_COMMENT + c.mysqlType));
+        }
+
         /** FIRST / AFTER x: dropped with a warning. */
         void position(Column c) {
             if (accept("FIRST")) {
@@ -1342,6 +1370,7 @@ public final class PostgresDdl {
         }
 
         void modify(String alter, Column c) {
+            recordElements(current, c);
             String col = q(c.name);
             StringBuilder sb = new StringBuilder(alter);
             sb.append(" ALTER COLUMN ").append(col).append(" DROP DEFAULT, ALTER COLUMN ").append(col)

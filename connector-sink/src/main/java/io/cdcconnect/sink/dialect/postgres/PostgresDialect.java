@@ -1,6 +1,8 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.codec.canal.CanalTypes;
 import io.cdcconnect.codec.model.ColumnInfo;
+import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.ControlSql;
 import io.cdcconnect.sink.dialect.ServerLimits;
@@ -55,7 +57,8 @@ public final class PostgresDialect extends StandardSqlDialect {
 
     private static final String COLUMNS_SQL = "SELECT a.attname, t.typname"
             + " || COALESCE(substring(format_type(a.atttypid, a.atttypmod) from '\\([^)]*\\)'), ''),"
-            + " NOT a.attnotnull, a.attgenerated <> '', t.typname = 'citext' OR COALESCE(NOT co.collisdeterministic, false)"
+            + " NOT a.attnotnull, a.attgenerated <> '', t.typname = 'citext' OR COALESCE(NOT co.collisdeterministic, false),"
+            + " col_description(c.oid, a.attnum)"
             + " FROM pg_catalog.pg_attribute a"
             + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid"
             + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
@@ -139,8 +142,14 @@ public final class PostgresDialect extends StandardSqlDialect {
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(new TargetColumn(rs.getString(1), rs.getString(2), rs.getBoolean(5),
-                            rs.getBoolean(4), rs.getBoolean(3)));
+                    String comment = rs.getString(6);
+                    String type = rs.getString(2);
+                    // an ENUM/SET translated by PostgresDdl keeps its MySQL definition in its comment
+                    if (comment != null && comment.startsWith(PostgresDdl.ELEMENTS_COMMENT)) {
+                        type += SOURCE_TYPE_SEPARATOR + comment.substring(PostgresDdl.ELEMENTS_COMMENT.length());
+                    }
+                    columns.add(new TargetColumn(rs.getString(1), type, rs.getBoolean(5), rs.getBoolean(4),
+                            rs.getBoolean(3)));
                 }
             }
         }
@@ -184,9 +193,33 @@ public final class PostgresDialect extends StandardSqlDialect {
         return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
+    /**
+     * A target column's type as {@link #readTable} gives it: the PostgreSQL type ({@code typname(typmod)}), then, for
+     * an ENUM or SET column that PostgresDdl created, this separator and its MySQL definition.
+     */
+    static final char SOURCE_TYPE_SEPARATOR = '|';
+
+    /**
+     * {@link PostgresValues}' converter for the column. ENUM and SET values arrive as indexes; when the message does
+     * not list the elements (Canal-JSON's default mode names only the type), they are taken from the MySQL definition
+     * the target column recorded when PostgresDdl created it.
+     */
     @Override
     public ValueConverter converter(ColumnInfo source, TargetColumn target) {
-        return PostgresValues.converter(source, target.name(), target.columnType(), target.nullable());
+        String type = target.columnType();
+        int sep = type.indexOf(SOURCE_TYPE_SEPARATOR);
+        ColumnInfo from = source;
+        if (sep >= 0) {
+            String mysqlType = type.substring(sep + 1);
+            type = type.substring(0, sep);
+            if (source.elements().isEmpty()
+                    && (source.type() == MySqlType.ENUM || source.type() == MySqlType.SET)) {
+                List<String> elements = CanalTypes.parseColumn(source.name(), mysqlType, null, false).elements();
+                from = new ColumnInfo(source.name(), source.type(), source.flags(), source.charset(), source.length(),
+                        source.scale(), source.fsp(), elements, mysqlType);
+            }
+        }
+        return PostgresValues.converter(from, target.name(), type, target.nullable());
     }
 
     /** Text of unspecified type, or NULL of unspecified type (see the class comment). */

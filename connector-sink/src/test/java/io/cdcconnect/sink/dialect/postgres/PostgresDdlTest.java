@@ -91,7 +91,10 @@ class PostgresDdlTest {
                         + "\"g\" bytea NOT NULL, \"mt\" text, \"gen\" integer, \"Odd \"\"Name\"\"\" bytea, "
                         + "PRIMARY KEY (\"id\"), CONSTRAINT \"all_types_bi\" UNIQUE (\"bi\"), "
                         + "CONSTRAINT \"all_types_uk_two\" UNIQUE (\"i\", \"d\"))",
-                "CREATE INDEX IF NOT EXISTS \"all_types_idx_dtm\" ON \"shop_pg\".\"all_types\" (\"dtm\")"),
+                "CREATE INDEX IF NOT EXISTS \"all_types_idx_dtm\" ON \"shop_pg\".\"all_types\" (\"dtm\")",
+                // ENUM and SET keep their MySQL definition, to name values that arrive as indexes
+                "COMMENT ON COLUMN \"shop_pg\".\"all_types\".\"e\" IS 'cdc-connect mysql type: enum(''a'',''b'',''c'')'",
+                "COMMENT ON COLUMN \"shop_pg\".\"all_types\".\"s\" IS 'cdc-connect mysql type: set(''x'',''y'')'"),
                 t.statements());
         assertEquals(List.of(
                 "DEFAULT '0000-00-00' of column `dt` dropped: it has no PostgreSQL literal",
@@ -167,7 +170,9 @@ class PostgresDdlTest {
                 a + " ALTER COLUMN \"n3\" DROP DEFAULT",
                 a + " ADD COLUMN IF NOT EXISTS \"n4\" jsonb NOT NULL DEFAULT 'null'",
                 a + " ALTER COLUMN \"n4\" DROP DEFAULT",
-                a + " ADD COLUMN IF NOT EXISTS \"n5\" date NOT NULL"), t.statements());
+                a + " ADD COLUMN IF NOT EXISTS \"n5\" date NOT NULL",
+                "COMMENT ON COLUMN \"shop_pg\".\"t\".\"n3\" IS 'cdc-connect mysql type: enum(''p'',''q'')'"),
+                t.statements());
         assertEquals(List.of(
                 "AFTER `i` dropped for column `n1`: PostgreSQL adds columns at the end",
                 "FIRST dropped for column `n2`: PostgreSQL adds columns at the end"), t.warnings());

@@ -13,12 +13,16 @@ import java.util.Set;
  */
 public record BenchOptions(int tables, int rowsPerTable, int operations, int sinkWorkers, int ceilingConnections,
                            int ceilingBatch, int sinkRounds, Set<String> skip, long timeoutSeconds, Path report,
-                           boolean quick, String commandLine) {
+                           boolean quick, String commandLine, Set<String> targets) {
+
+    /** The sink targets {@code --targets} may name. */
+    public static final List<String> TARGETS = List.of("mariadb", "postgres");
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
                               [--ceiling-connections N] [--ceiling-batch N] [--sink-rounds N]
-                              [--skip variant,...] [--timeout-seconds N] [--report FILE|-]
+                              [--skip variant,...] [--targets mariadb,postgres] [--timeout-seconds N]
+                              [--report FILE|-]
               --tables              sysbench tables (default 8)
               --rows                rows preloaded per table (default 20000)
               --operations          row changes after the preload (default 100000)
@@ -27,7 +31,9 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
               --ceiling-batch       rows per multi-row statement of the ceiling (default 500)
               --sink-rounds         rounds of the sink variants, median reported (default 3, quick 1;
                                     the batching-off and Debezium JDBC variants run once)
-              --skip                variants to leave out, e.g. src-avro,sink-dbz-jdbc
+              --skip                variants to leave out, e.g. src-avro,sink-dbz-jdbc,pg-ceiling
+              --targets             sink targets to measure: mariadb, postgres or both (default both); the
+                                    PostgreSQL phase starts an embedded PostgreSQL 17 (test-support)
               --timeout-seconds     per variant (default 900)
               --report              markdown file to write the results to (default docs/benchmarks-e2e.md; - = none)
               --quick               8 tables x 1000 rows, 6000 changes: a smoke run
@@ -45,6 +51,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         long timeout = 900;
         Path report = Path.of("docs/benchmarks-e2e.md");
         boolean quick = false;
+        Set<String> targets = new LinkedHashSet<>(TARGETS);
         boolean rowsSet = false;
         boolean opsSet = false;
         List<String> a = new ArrayList<>(Arrays.asList(args));
@@ -66,6 +73,17 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                 case "--ceiling-batch" -> ceilingBatch = positive(k, value(a, ++i, k));
                 case "--sink-rounds" -> rounds = positive(k, value(a, ++i, k));
                 case "--skip" -> skip.addAll(List.of(value(a, ++i, k).split(",")));
+                case "--targets" -> {
+                    targets = new LinkedHashSet<>();
+                    for (String t : value(a, ++i, k).split(",")) {
+                        String name = t.trim().toLowerCase(java.util.Locale.ROOT);
+                        if (name.equals("postgresql") || name.equals("pg")) name = "postgres";
+                        if (!TARGETS.contains(name)) {
+                            throw new IllegalArgumentException("--targets takes " + TARGETS + ", not '" + t + "'");
+                        }
+                        targets.add(name);
+                    }
+                }
                 case "--timeout-seconds" -> timeout = positive(k, value(a, ++i, k));
                 case "--report" -> {
                     String v = value(a, ++i, k);
@@ -81,7 +99,11 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         }
         if (rounds < 0) rounds = quick ? 1 : 3;
         return new BenchOptions(tables, rows, ops, workers, ceilingConns, ceilingBatch, rounds, skip, timeout, report,
-                quick, String.join(" ", args));
+                quick, String.join(" ", args), targets);
+    }
+
+    public boolean targets(String target) {
+        return targets.contains(target);
     }
 
     public boolean runs(String variant) {

@@ -31,7 +31,10 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
  *       MariaDB connector with JsonConverter;</li>
  *   <li>sink: Kafka → MariaDB rows/s of our sink (defaults, statement cache off, batching off, one worker, Debezium
  *       envelopes in) against the Debezium JDBC sink in upsert mode and a plain-JDBC ceiling, with the target's
- *       statement counters.</li>
+ *       statement counters;</li>
+ *   <li>sink: Kafka → PostgreSQL (an embedded PostgreSQL 17) rows/s of our sink against the Debezium JDBC sink in
+ *       upsert mode and a plain-JDBC ceiling, with {@code pg_stat_database} and our sink's server-side prepared
+ *       statements counted from the server's log ({@link PostgresSinkPhase}); {@code --targets} picks the targets.</li>
  * </ol>
  * Run it with {@code bench/run-e2e-benchmark.sh}; it is never part of the test suite. Options: {@link BenchOptions#USAGE}.
  */
@@ -65,11 +68,11 @@ public final class EndToEndBenchmark {
                 || !Files.isDirectory(dbzPlugins.resolve("debezium-connector-jdbc"))) {
             notes.add("Debezium's plugins were not found under " + dbzPlugins + " (build with -Pbench): the Debezium"
                     + " baselines and the Debezium-input variant did not run.");
-            skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin"));
+            skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin", "pg-dbz-jdbc"));
         }
         BenchOptions opts = new BenchOptions(o.tables(), o.rowsPerTable(), o.operations(), o.sinkWorkers(),
                 o.ceilingConnections(), o.ceilingBatch(), o.sinkRounds(), skip, o.timeoutSeconds(), o.report(), o.quick(),
-                o.commandLine());
+                o.commandLine(), o.targets());
 
         say("[1/6] generating the workload: " + opts.tables() + " tables x " + opts.rowsPerTable() + " rows, then "
                 + opts.operations() + " row changes...");
@@ -128,10 +131,23 @@ public final class EndToEndBenchmark {
             Set<String> filled = new LinkedHashSet<>();
             for (SourcePhase.Result r : sources) if (r.ok()) filled.add(r.variant().prefix());
 
-            say("[6/6] sink: each variant alone into a fresh database...");
-            SinkPhase sinkPhase = new SinkPhase(ctx);
-            List<SinkPhase.Result> sinks = sinkPhase.run(filled);
-            if (sinkPhase.warmUpNote() != null) notes.add(sinkPhase.warmUpNote());
+            List<SinkPhase.Result> sinks = List.of();
+            if (opts.targets("mariadb")) {
+                say("[6/6] sink into MariaDB: each variant alone into a fresh database...");
+                SinkPhase sinkPhase = new SinkPhase(ctx);
+                sinks = sinkPhase.run(filled);
+                if (sinkPhase.warmUpNote() != null) notes.add(sinkPhase.warmUpNote());
+            }
+            PostgresSinkPhase.Report pg = null;
+            if (opts.targets("postgres")) {
+                say("[6/6] sink into PostgreSQL: starting an embedded PostgreSQL 17, each variant alone into a fresh schema...");
+                try (PostgresTarget target = PostgresTarget.start(work.resolve("postgres"))) {
+                    pg = new PostgresSinkPhase(ctx, target).run(filled);
+                } catch (Exception e) {
+                    notes.add("The PostgreSQL phase did not run: " + BenchReport.oneLine(e));
+                }
+                if (pg != null && pg.warmUpNote() != null) notes.add(pg.warmUpNote());
+            }
 
             notes.add("Warm-up, not measured: every source connector first read " + "a load on a separate table"
                     + " (bench_warmup), and our sink and the Debezium JDBC sink each drained that table's topic once"
@@ -154,7 +170,7 @@ public final class EndToEndBenchmark {
             BenchReport.Setup setup = new BenchReport.Setup(command, date, Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.version"), version, (System.nanoTime() - start) / 1_000_000_000L,
                     maxPrepared);
-            String md = BenchReport.render(setup, opts, workload, sources, sinks, notes);
+            String md = BenchReport.render(setup, opts, workload, sources, sinks, pg, notes);
             System.out.println();
             System.out.println(md);
             if (opts.report() != null) {
@@ -162,7 +178,8 @@ public final class EndToEndBenchmark {
                 say("written to " + opts.report().toAbsolutePath());
             }
             boolean allOk = sources.stream().allMatch(SourcePhase.Result::ok)
-                    && sinks.stream().allMatch(SinkPhase.Result::ok);
+                    && sinks.stream().allMatch(SinkPhase.Result::ok)
+                    && (!opts.targets("postgres") || pg != null && pg.results().stream().allMatch(PostgresSinkPhase.Result::ok));
             return allOk ? 0 : 1;
         } finally {
             if (meter != null) meter.close();

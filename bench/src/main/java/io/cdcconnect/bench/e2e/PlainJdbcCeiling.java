@@ -26,6 +26,8 @@ public final class PlainJdbcCeiling {
     private final int connections;
     private final int batch;
     private final boolean folded;
+    /** PostgreSQL's upsert ({@code ON CONFLICT (id) DO UPDATE}) instead of MariaDB's {@code ON DUPLICATE KEY UPDATE}. */
+    private final boolean postgres;
 
     /**
      * @param folded false: every change in order, cut into runs of one kind (a delete ends a run of upserts);
@@ -35,9 +37,19 @@ public final class PlainJdbcCeiling {
      *               sink may do too
      */
     public PlainJdbcCeiling(int connections, int batch, boolean folded) {
+        this(connections, batch, folded, false);
+    }
+
+    /**
+     * @param postgres the target is PostgreSQL: only {@code folded} (an upsert of PostgreSQL may not touch one key
+     *                 twice, which every-change-in-order runs would ask for)
+     */
+    public PlainJdbcCeiling(int connections, int batch, boolean folded, boolean postgres) {
+        if (postgres && !folded) throw new IllegalArgumentException("PostgreSQL: the folded ceiling only");
         this.connections = connections;
         this.batch = batch;
         this.folded = folded;
+        this.postgres = postgres;
     }
 
     /** The result: rows applied and statements sent. */
@@ -128,7 +140,7 @@ public final class PlainJdbcCeiling {
     }
 
     /** One transaction: the window's net effect per key. */
-    private static int flushWindow(Connection c, Map<String, PreparedStatement> cache, List<Change> window)
+    private int flushWindow(Connection c, Map<String, PreparedStatement> cache, List<Change> window)
             throws SQLException {
         Map<Integer, Change> last = new java.util.LinkedHashMap<>();
         for (Change ch : window) {
@@ -150,13 +162,14 @@ public final class PlainJdbcCeiling {
         return ch.kind() == Kind.DELETE;
     }
 
-    private static int flush(Connection c, Map<String, PreparedStatement> cache, List<Change> run) throws SQLException {
+    private int flush(Connection c, Map<String, PreparedStatement> cache, List<Change> run) throws SQLException {
         int t = run.get(0).table();
         boolean delete = isDelete(run.get(0));
         String key = t + (delete ? "d" : "u") + run.size();
         PreparedStatement ps = cache.get(key);
         if (ps == null) {
-            ps = c.prepareStatement(delete ? deleteSql(t, run.size()) : upsertSql(t, run.size()));
+            ps = c.prepareStatement(delete ? deleteSql(t, run.size())
+                    : postgres ? upsertSqlPostgres(t, run.size()) : upsertSql(t, run.size()));
             cache.put(key, ps);
         }
         int p = 1;
@@ -178,6 +191,14 @@ public final class PlainJdbcCeiling {
                 .append(" (id, k, c, pad) VALUES ");
         for (int i = 0; i < rows; i++) sb.append(i == 0 ? "(?,?,?,?)" : ",(?,?,?,?)");
         return sb.append(" ON DUPLICATE KEY UPDATE k = VALUES(k), c = VALUES(c), pad = VALUES(pad)").toString();
+    }
+
+    static String upsertSqlPostgres(int t, int rows) {
+        StringBuilder sb = new StringBuilder("INSERT INTO ").append(SysbenchWorkload.table(t))
+                .append(" (id, k, c, pad) VALUES ");
+        for (int i = 0; i < rows; i++) sb.append(i == 0 ? "(?,?,?,?)" : ",(?,?,?,?)");
+        return sb.append(" ON CONFLICT (id) DO UPDATE SET k = EXCLUDED.k, c = EXCLUDED.c, pad = EXCLUDED.pad")
+                .toString();
     }
 
     static String deleteSql(int t, int rows) {

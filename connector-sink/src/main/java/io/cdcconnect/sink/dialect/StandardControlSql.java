@@ -1,0 +1,110 @@
+package io.cdcconnect.sink.dialect;
+
+import java.util.List;
+
+/**
+ * The sink's own tables in SQL every family shares; a family says how it creates a schema, what its millisecond
+ * timestamp type and table options are, how an insert ignores a row that is already there, and how a checkpoint is
+ * raised.
+ */
+public abstract class StandardControlSql implements ControlSql {
+
+    protected final SqlDialect dialect;
+    protected final String schema;
+
+    protected StandardControlSql(SqlDialect dialect, String schema) {
+        this.dialect = dialect;
+        this.schema = schema;
+    }
+
+    /** Creates the schema (a database on MySQL) if missing. */
+    protected abstract String createSchema();
+
+    /** A timestamp with milliseconds, defaulting to now. */
+    protected abstract String timestampNow();
+
+    /** What follows a CREATE TABLE's column list (a character set), or empty. */
+    protected String tableOptions() {
+        return "";
+    }
+
+    /** {@code INSERT INTO table (columns) VALUES (values)} that inserts nothing when the key is already there. */
+    protected abstract String insertIgnoring(String table, String columns, String values);
+
+    @Override
+    public String table(String table) {
+        return dialect.qualified(schema, table);
+    }
+
+    @Override
+    public List<String> createCheckpoint() {
+        return List.of(createSchema(), "CREATE TABLE IF NOT EXISTS " + table("ddl_checkpoint")
+                + " (connector VARCHAR(255) NOT NULL, topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL,"
+                + " kafka_offset BIGINT NOT NULL, ddl_commit_ts BIGINT NOT NULL, updated_at " + timestampNow() + ","
+                + " PRIMARY KEY (connector, topic, kafka_partition))" + tableOptions());
+    }
+
+    @Override
+    public String selectCheckpoint() {
+        return "SELECT kafka_offset, ddl_commit_ts FROM " + table("ddl_checkpoint")
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
+    }
+
+    @Override
+    public String deleteCheckpoint() {
+        return "DELETE FROM " + table("ddl_checkpoint") + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
+    }
+
+    @Override
+    public String capCheckpoint() {
+        return "UPDATE " + table("ddl_checkpoint") + " SET kafka_offset = ?"
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ? AND kafka_offset > ?";
+    }
+
+    @Override
+    public List<String> createCoordination() {
+        return List.of(createSchema(),
+                "CREATE TABLE IF NOT EXISTS " + table("ddl_barrier") + " (connector VARCHAR(255) NOT NULL,"
+                        + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, kafka_partition INT NOT NULL,"
+                        + " arrived_at " + timestampNow() + ","
+                        + " PRIMARY KEY (connector, topic, ddl_id, kafka_partition))" + tableOptions(),
+                "CREATE TABLE IF NOT EXISTS " + table("ddl_run") + " (connector VARCHAR(255) NOT NULL,"
+                        + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, claimed_by VARCHAR(64) NOT NULL,"
+                        + " claimed_partition INT NOT NULL, done SMALLINT NOT NULL, updated_at " + timestampNow() + ","
+                        + " PRIMARY KEY (connector, topic, ddl_id))" + tableOptions());
+    }
+
+    @Override
+    public String insertArrival() {
+        return insertIgnoring(table("ddl_barrier"), "connector, topic, ddl_id, kafka_partition", "?, ?, ?, ?");
+    }
+
+    @Override
+    public String countArrivals() {
+        return "SELECT COUNT(*) FROM " + table("ddl_barrier") + " WHERE connector = ? AND topic = ? AND ddl_id = ?";
+    }
+
+    @Override
+    public String selectRun() {
+        return "SELECT claimed_by, claimed_partition, done FROM " + table("ddl_run")
+                + " WHERE connector = ? AND topic = ? AND ddl_id = ?";
+    }
+
+    @Override
+    public String insertRun() {
+        return insertIgnoring(table("ddl_run"), "connector, topic, ddl_id, claimed_by, claimed_partition, done",
+                "?, ?, ?, ?, ?, 0");
+    }
+
+    @Override
+    public String takeOverRun() {
+        return "UPDATE " + table("ddl_run") + " SET claimed_by = ?, updated_at = CURRENT_TIMESTAMP(3)"
+                + " WHERE connector = ? AND topic = ? AND ddl_id = ? AND claimed_by = ? AND done = 0";
+    }
+
+    @Override
+    public String finishRun() {
+        return "UPDATE " + table("ddl_run") + " SET done = 1, updated_at = CURRENT_TIMESTAMP(3)"
+                + " WHERE connector = ? AND topic = ? AND ddl_id = ?";
+    }
+}

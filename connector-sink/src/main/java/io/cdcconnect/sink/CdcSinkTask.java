@@ -5,6 +5,7 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.ddl.DdlCoordinator;
 import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.UnavailableException;
@@ -75,7 +76,8 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
-        ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase());
+        ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(),
+                Dialects.forUrl(config.connectionUrl()).systemSchemas());
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = taskId(props, connector);
         decoder = RecordDecoders.forConfig(config);

@@ -60,6 +60,14 @@ public final class DdlPolicy {
      * @throws IllegalArgumentException naming an unknown kind
      */
     public static DdlPolicy parse(List<String> setting, String checkpointDatabase) {
+        return parse(setting, checkpointDatabase, Set.of());
+    }
+
+    /**
+     * As {@link #parse(List, String)}; {@code targetSystemSchemas} (the target dialect's own, e.g. PostgreSQL's
+     * {@code pg_catalog}) are protected as well.
+     */
+    public static DdlPolicy parse(List<String> setting, String checkpointDatabase, Set<String> targetSystemSchemas) {
         EnumSet<Kind> kinds = EnumSet.noneOf(Kind.class);
         for (String raw : setting) {
             String s = raw.trim().toLowerCase(Locale.ROOT);
@@ -71,6 +79,7 @@ public final class DdlPolicy {
             }
         }
         java.util.HashSet<String> prot = new java.util.HashSet<>(SYSTEM_DATABASES);
+        for (String schema : targetSystemSchemas) prot.add(schema.toLowerCase(Locale.ROOT));
         if (checkpointDatabase != null && !checkpointDatabase.isBlank()) {
             prot.add(checkpointDatabase.trim().toLowerCase(Locale.ROOT));
         }

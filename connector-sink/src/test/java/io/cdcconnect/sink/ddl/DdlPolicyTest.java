@@ -86,4 +86,12 @@ class DdlPolicyTest {
                 () -> DdlPolicy.parse(List.of("create-table", "grant"), ""));
         assertTrue(e.getMessage().contains("'grant'") && e.getMessage().contains("drop-table"), e.getMessage());
     }
+
+    @Test
+    void theTargetsOwnSchemasAreProtectedToo() {
+        DdlPolicy pg = DdlPolicy.parse(List.of("all"), "cdc_connect", java.util.Set.of("pg_catalog", "pg_toast"));
+        assertEquals(DdlPolicy.Verdict.REFUSE, pg.decide("CREATE TABLE pg_catalog.t (id INT)", "shop").verdict());
+        assertEquals(DdlPolicy.Verdict.REFUSE, pg.decide("CREATE TABLE t (id INT)", "pg_catalog").verdict());
+        assertEquals(DdlPolicy.Verdict.APPLY, pg.decide("CREATE TABLE t (id INT)", "shop").verdict());
+    }
 }

@@ -1,6 +1,9 @@
 package io.cdcconnect.sink;
 
-/** The connector's version, from the jar manifest when packaged. */
+/**
+ * The connector's version: the {@code Implementation-Version} of its jar's manifest (the project version, written by
+ * the build), or "unpackaged" when its classes run from a build folder (tests).
+ */
 final class Version {
 
     private Version() {
@@ -8,6 +11,6 @@ final class Version {
 
     static String get() {
         String v = Version.class.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0-SNAPSHOT";
+        return v != null ? v : "unpackaged";
     }
 }

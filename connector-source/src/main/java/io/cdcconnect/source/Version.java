@@ -7,6 +7,6 @@ final class Version {
 
     static String get() {
         String v = Version.class.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0-SNAPSHOT";
+        return v != null ? v : "unpackaged";
     }
 }

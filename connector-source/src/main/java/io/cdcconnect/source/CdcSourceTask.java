@@ -38,6 +38,18 @@ public class CdcSourceTask extends SourceTask {
     private LongSupplier clock = System::currentTimeMillis;
     /** Set by stop(), which Connect calls from another thread while poll() may be running. */
     private volatile boolean stopping;
+
+    /**
+     * The running instance of each source task of this worker, by connector name (Debezium's binlog reader is one
+     * task per connector), and when it has stopped. Debezium 3.3 keeps per-connector state in static maps (its
+     * OpenLineage emitter, DBZ-9504) that its stop() removes: an instance that Connect gave up on after a broker
+     * outage and that stops late would remove what its successor's start has just set up, and the successor fails.
+     * A new instance therefore waits, boundedly, for its predecessor's stop.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.CountDownLatch> RUNNING =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    static final long PREDECESSOR_STOP_WAIT_MS = 30_000;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     /** Debezium's offset last handed to Connect; a record that claims nothing repeats it (a null offset would delete it). */
     private Map<String, ?> lastOffset;
 
@@ -67,13 +79,14 @@ public class CdcSourceTask extends SourceTask {
         if (context != null && context.offsetStorageReader() != null) {
             lastOffset = context.offsetStorageReader().offset(Map.of("server", config.topicPrefix()));
         }
+        awaitPredecessor();
         debezium.initialize(context);
         try {
             debezium.start(debeziumProps);
         } catch (RuntimeException e) {
             // Connect may stop a task while it is still starting (a rebalance after the broker came back): Debezium's
             // start then fails on what its stop tore down; the task is going away, not failing
-            if (!stopping) throw e;
+            if (!stopping) throw withoutSecrets(e);
             // (the exception's message is not logged: Debezium's may list its whole configuration, passwords too)
             LOG.info("Source task {} was stopped while Debezium was starting ({}): not an error", name,
                     e.getClass().getSimpleName());
@@ -83,6 +96,33 @@ public class CdcSourceTask extends SourceTask {
                         + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
                 config.port(), config.outputFormat().configName(), config.topicPattern(),
                 config.partitionRule().name().toLowerCase(java.util.Locale.ROOT), config.topicPartitions());
+    }
+
+    private static final java.util.regex.Pattern SECRET_SETTING = java.util.regex.Pattern.compile(
+            "(?i)([\\w.-]*(?:password|secret|credentials?)[\\w.-]*=)[^,}\\s]*");
+
+    /**
+     * Debezium's exception with every {@code ...password...=value} in its message masked, and without its causes
+     * (whose messages may list the whole configuration again): Connect shows a task's trace over REST.
+     */
+    static RuntimeException withoutSecrets(RuntimeException e) {
+        String message = e.getMessage() == null ? "" : SECRET_SETTING.matcher(e.getMessage()).replaceAll("$1***");
+        ConnectException clean = new ConnectException(e.getClass().getName() + ": " + message);
+        clean.setStackTrace(e.getStackTrace());
+        return clean;
+    }
+
+    private void awaitPredecessor() {
+        java.util.concurrent.CountDownLatch previous = RUNNING.put(name, stopped);
+        if (previous == null || previous == stopped) return;
+        try {
+            if (!previous.await(PREDECESSOR_STOP_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                LOG.warn("Source task {}: the previous instance of this task has not stopped after {} ms; starting "
+                        + "anyway", name, PREDECESSOR_STOP_WAIT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static SourceTask newDebeziumTask(SourceFlavor flavor) {
@@ -225,9 +265,14 @@ public class CdcSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopping = true;
-        if (debezium != null) debezium.stop();
-        if (encoder != null) encoder.close();
-        if (keyCatalog != null) keyCatalog.close();
+        try {
+            if (debezium != null) debezium.stop();
+            if (encoder != null) encoder.close();
+            if (keyCatalog != null) keyCatalog.close();
+        } finally {
+            stopped.countDown();
+            if (name != null) RUNNING.remove(name, stopped);
+        }
         LOG.info("Source task {} stopped", name);
     }
 

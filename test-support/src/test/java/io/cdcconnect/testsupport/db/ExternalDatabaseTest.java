@@ -67,7 +67,7 @@ class ExternalDatabaseTest {
 
     @Test
     void aUrlOfAnotherDriverIsRefusedNamingTheProperty() {
-        props.set(PREFIX + "url", "jdbc:postgresql://localhost:5432/");
+        props.set(PREFIX + "url", "jdbc:postgresql://pg.example:5432/");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ExternalDatabase.fromProperties(MARIADB_1011));
         assertTrue(e.getMessage().startsWith(PREFIX + "url must be a jdbc:mysql:// URL"), e.getMessage());
@@ -114,7 +114,7 @@ class ExternalDatabaseTest {
 
     @Test
     void aMysqlUrlForPostgresIsRefusedNamingTheProperty() {
-        props.set(PG_17 + "url", "jdbc:mysql://localhost:3306/");
+        props.set(PG_17 + "url", "jdbc:mysql://db.example:3306/");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ExternalDatabase.fromProperties(POSTGRES_17));
         assertTrue(e.getMessage().startsWith(PG_17 + "url must be a jdbc:postgresql:// URL"), e.getMessage());

@@ -313,11 +313,6 @@ public final class PostgresDialect extends StandardSqlDialect {
     }
 
     @Override
-    public boolean connectionLost(SQLException e) {
-        return SqlFailures.connectionLost(e);
-    }
-
-    @Override
     public boolean duplicateKey(SQLException e) {
         return PostgresErrors.UNIQUE_VIOLATION.equals(PostgresErrors.state(e));
     }

@@ -95,7 +95,7 @@ class WorkerCrashTest {
             // Debezium starts the snapshot over. A row deleted before the new snapshot's consistent point and after
             // the old one's is in neither the new snapshot nor the binlog that follows it (Debezium re-snapshots
             // carry the rows that exist; docs/reliability.md): the load starts once the snapshot is done
-            awaitSnapshotCompleted();
+            pipeline.awaitSourceSnapshotCommitted(Duration.ofMinutes(3));
             Future<?> load = writer.submit(() -> {
                 try (Connection c = pipeline.sourceConnection()) {
                     while (writing.get()) workload.run(c, 50, 300, null);
@@ -178,18 +178,6 @@ class WorkerCrashTest {
             Thread.sleep(100);
         }
         throw new AssertionError("the sink did not reach " + applied + " applied messages: " + pipeline.progress());
-    }
-
-    private static void awaitSnapshotCompleted() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        List<Object> seen = List.of();
-        while (System.nanoTime() < deadline) {
-            seen = pipeline.connect().workerAttributes(
-                    "debezium.*:type=connector-metrics,context=snapshot,*", "SnapshotCompleted");
-            if (!seen.isEmpty() && seen.stream().allMatch(Boolean.TRUE::equals)) return;
-            Thread.sleep(250);
-        }
-        throw new AssertionError("Debezium's snapshot did not complete within 3 min (SnapshotCompleted " + seen + ")");
     }
 
     private static void awaitBothRunning() {

@@ -142,6 +142,11 @@ public final class ConnectCluster implements AutoCloseable {
         send("PUT", "/connectors/" + name + "/resume", null);
     }
 
+    /** {@code GET /connectors/{name}/offsets}: the offsets the worker has committed for the connector, as JSON. */
+    public String offsets(String name) {
+        return send("GET", "/connectors/" + name + "/offsets", null);
+    }
+
     /** {@code DELETE /connectors/{name}/offsets} on a stopped connector: it starts over (a re-snapshot). */
     public String resetOffsets(String name) {
         return send("DELETE", "/connectors/" + name + "/offsets", null);

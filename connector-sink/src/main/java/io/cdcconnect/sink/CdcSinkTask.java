@@ -12,6 +12,7 @@ import io.cdcconnect.codec.UnavailableException;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.decode.RecordDecoders;
+import io.cdcconnect.codec.metrics.MetricsJmx;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.SourcePartition;
@@ -79,7 +80,7 @@ public final class CdcSinkTask extends SinkTask {
         ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(),
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
         String connector = props.getOrDefault("name", "cdc-sink");
-        String taskId = taskId(props, connector);
+        String taskId = MetricsJmx.taskId(props, connector, this);
         decoder = RecordDecoders.forConfig(config);
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
         decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
@@ -127,15 +128,6 @@ public final class CdcSinkTask extends SinkTask {
                 rowsTolerated ? "go to the dead-letter queue" : "fail the task");
     }
 
-    /** Connect names the task thread "task-thread-{connector}-{n}"; n tells tasks apart in metrics and pool names. */
-    private String taskId(Map<String, String> props, String connector) {
-        String explicit = props.get("task.id");
-        if (explicit != null) return explicit;
-        String thread = Thread.currentThread().getName();
-        String prefix = "task-thread-" + connector + "-";
-        if (thread.startsWith(prefix)) return thread.substring(prefix.length());
-        return Integer.toHexString(System.identityHashCode(this));
-    }
 
     @Override
     public void open(Collection<TopicPartition> partitions) {

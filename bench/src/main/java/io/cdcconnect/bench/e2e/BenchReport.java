@@ -222,8 +222,8 @@ public final class BenchReport {
             if (r.jmx().isEmpty()) {
                 md.append("– |\n");
             } else {
-                md.append(f0(r.jmx("cdcSinkStatementsPrepared", false))).append(" / ")
-                        .append(f0(r.jmx("cdcSinkStatementsExecuted", false))).append(" |\n");
+                md.append(f0(r.jmx("statements-prepared-total", false))).append(" / ")
+                        .append(f0(r.jmx("statements-executed-total", false))).append(" |\n");
             }
         }
         for (PostgresSinkPhase.Result r : pg.results()) {
@@ -254,8 +254,8 @@ public final class BenchReport {
                     .append(" over the whole run (").append(all.prepares()).append(" prepares, ").append(all.executes())
                     .append(" executions in ").append(all.sessions()).append(" sessions) | ")
                     .append(yes(!Double.isNaN(steady.reuse()) && steady.reuse() >= 0.99)).append(" |\n");
-            double prep = ours.get().jmx("cdcSinkStatementsPrepared", true);
-            double exec = ours.get().jmx("cdcSinkStatementsExecuted", true);
+            double prep = ours.get().jmx("statements-prepared-total", true);
+            double exec = ours.get().jmx("statements-executed-total", true);
             double jmxSteady = exec == 0 ? Double.NaN : 1.0 - prep / exec;
             md.append("| same, by our sink's own meters (JMX, second half) | ").append(pct(jmxSteady)).append(" (")
                     .append(f0(prep)).append(" prepared, ").append(f0(exec)).append(" executed) | ")

@@ -8,28 +8,26 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Our sink's own meters, read over JMX from this JVM (the embedded Connect worker runs here). The sink registers
- * them in the JMX domain {@code cdc-connect}, tagged with the connector's name; the benchmark reports the
- * statement-cache ones beside the server's counters. Empty when the sink registered none.
+ * Our sink's own metrics, read over JMX from this JVM (the embedded Connect worker runs here): the attributes of
+ * {@code cdc-connect:type=sink-task-metrics,connector=<connector>,task=*} (docs/monitoring.md), summed over the
+ * connector's tasks; the benchmark reports the statement-cache ones beside the server's counters. Empty when the
+ * sink registered none.
  */
 public final class SinkJmx {
     private SinkJmx() {
     }
 
-    /** Meter name → Count (counters) or Value (gauges), for the MBeans whose name mentions {@code connector}. */
-    public static Map<String, Double> read(String domain, String connector) {
+    /** Metric (attribute) name → its value summed over the tasks of sink {@code connector}. */
+    public static Map<String, Double> read(String connector) {
         Map<String, Double> out = new TreeMap<>();
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         try {
-            for (ObjectName n : server.queryNames(new ObjectName(domain + ":*"), null)) {
-                String name = n.getCanonicalName();
-                if (!name.contains(connector)) continue;
+            for (ObjectName n : server.queryNames(new ObjectName("cdc-connect:type=sink-task-metrics,*"), null)) {
+                String c = n.getKeyProperty("connector");
+                if (!connector.equals(c) && !ObjectName.quote(connector).equals(c)) continue;
                 for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
-                    if (!a.getName().equals("Count") && !a.getName().equals("Value")) continue;
-                    Object v = server.getAttribute(n, a.getName());
-                    if (v instanceof Number num) {
-                        String key = n.getKeyProperty("name") != null ? n.getKeyProperty("name") : name;
-                        out.merge(key, num.doubleValue(), Double::sum);
+                    if (server.getAttribute(n, a.getName()) instanceof Number num) {
+                        out.merge(a.getName(), num.doubleValue(), Double::sum);
                     }
                 }
             }

@@ -298,7 +298,7 @@ public final class SinkPhase {
             t1 = System.nanoTime();
         }
         ServerCounters.Delta d = counters.stop();
-        Map<String, Double> jmx = SinkJmx.read("cdc-connect", v.connector());
+        Map<String, Double> jmx = SinkJmx.read(v.connector());
         return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
     }
 

@@ -95,6 +95,8 @@ public final class EncoderGroup<C> implements AutoCloseable {
     private long nextSequence;
     private long nextEvent;
     private volatile boolean closed;
+    /** Worker threads encoding a task now (a metric: how much of the group is in use). */
+    private final AtomicInteger busy = new AtomicInteger();
 
     /** @param encoders makes one encoder per worker thread (e.g. {@code () -> EventEncoders.create(format, options)}) */
     public EncoderGroup(EncoderGroupConfig config, Supplier<EventEncoder> encoders) {
@@ -188,6 +190,15 @@ public final class EncoderGroup<C> implements AutoCloseable {
     }
 
     private void run(Task task) {
+        busy.incrementAndGet();
+        try {
+            encode(task);
+        } finally {
+            busy.decrementAndGet();
+        }
+    }
+
+    private void encode(Task task) {
         EventEncoder encoder = encoders.get();
         List<Output<C>> out = new ArrayList<>();
         int i = 0;
@@ -313,6 +324,11 @@ public final class EncoderGroup<C> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Worker threads encoding now. */
+    public int busyThreads() {
+        return busy.get();
     }
 
     /** Highest in-flight byte count seen (for tests and metrics). */

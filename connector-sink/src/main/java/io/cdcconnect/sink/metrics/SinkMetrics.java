@@ -1,139 +1,151 @@
 package io.cdcconnect.sink.metrics;
 
-import io.micrometer.core.instrument.Clock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.jmx.JmxConfig;
-import io.micrometer.jmx.JmxMeterRegistry;
+import io.cdcconnect.codec.metrics.Metric;
+import io.cdcconnect.codec.metrics.MetricSet;
+import io.cdcconnect.codec.metrics.MetricsJmx;
 
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 
 /**
- * The sink's meters, tagged by connector and task. Registered in a Micrometer {@link JmxMeterRegistry} under the JMX
- * domain {@value #JMX_DOMAIN}, so that any JMX client (jconsole, a Prometheus JMX exporter) sees them.
+ * A sink task's metrics: one MBean {@code cdc-connect:type=sink-task-metrics,connector=<name>,task=<n>}
+ * ({@link MetricsJmx}) with one attribute per metric of {@link #METRICS}, the list docs/monitoring.md is checked
+ * against. Counters are {@link LongAdder}s: no lock and no allocation on the apply path.
  */
 public final class SinkMetrics implements AutoCloseable {
 
-    public static final String JMX_DOMAIN = "cdc-connect";
+    public static final String ROWS_APPLIED = "rows-applied-total";
+    public static final String TXN_FLUSH_COUNT = "txn-flush-total";
+    public static final String TXN_FLUSH_TIME = "txn-flush-time-ns-total";
+    public static final String STATEMENTS_PREPARED = "statements-prepared-total";
+    public static final String STATEMENTS_EXECUTED = "statements-executed-total";
+    public static final String STATEMENTS_TEXT_FALLBACK = "statements-text-fallback-total";
+    public static final String CACHE_HITS = "stmtcache-hits-total";
+    public static final String CACHE_MISSES = "stmtcache-misses-total";
+    public static final String CACHE_EVICTIONS = "stmtcache-evictions-total";
+    public static final String CACHE_SIZE = "stmtcache-size";
+    public static final String LAG = "lag-ms";
+    public static final String BUFFER_BYTES = "buffer-bytes";
+    public static final String TXN_IN_FLIGHT = "txn-in-flight";
+    public static final String RETRIES = "retries-total";
+    public static final String REPLAYS_REPLANNED = "replays-replanned-total";
+    public static final String REPLAYS_SKIPPED = "replays-skipped-total";
+    public static final String DDL_APPLIED = "ddl-applied-total";
+    public static final String DDL_SKIPPED = "ddl-skipped-total";
+    public static final String DDL_UNSUPPORTED = "ddl-unsupported-total";
+    public static final String ERRANT_RECORDS = "records-errant-total";
+    public static final String TABLES_CREATED = "tables-created-total";
+    public static final String COLUMNS_ADDED = "columns-added-total";
 
-    public static final String ROWS_APPLIED = "cdc.sink.rows.applied";
-    public static final String TXN_FLUSH = "cdc.sink.txn.flush.duration";
-    public static final String STATEMENTS_PREPARED = "cdc.sink.statements.prepared";
-    public static final String STATEMENTS_EXECUTED = "cdc.sink.statements.executed";
-    public static final String STATEMENTS_TEXT_FALLBACK = "cdc.sink.statements.text.fallback";
-    public static final String CACHE_HITS = "cdc.sink.stmtcache.hits";
-    public static final String CACHE_MISSES = "cdc.sink.stmtcache.misses";
-    public static final String CACHE_EVICTIONS = "cdc.sink.stmtcache.evictions";
-    public static final String CACHE_SIZE = "cdc.sink.stmtcache.size";
-    public static final String CHECKPOINT_LAG = "cdc.sink.checkpoint.lag.ms";
-    public static final String BUFFER_BYTES = "cdc.sink.buffer.bytes";
-    public static final String TXN_IN_FLIGHT = "cdc.sink.txn.in.flight";
-    public static final String RETRIES = "cdc.sink.retries";
-    public static final String REPLAYS_REPLANNED = "cdc.sink.replays.replanned";
-    public static final String REPLAYS_SKIPPED = "cdc.sink.replays.skipped";
-    public static final String DDL_APPLIED = "cdc.sink.ddl.applied";
-    public static final String DDL_SKIPPED = "cdc.sink.ddl.skipped";
-    public static final String DDL_UNSUPPORTED = "cdc.sink.ddl.unsupported";
-    public static final String ERRANT_RECORDS = "cdc.sink.records.errant";
+    /** Every metric of a sink task, in the order docs/monitoring.md lists them. */
+    public static final List<Metric> METRICS = List.of(
+            Metric.gauge(LAG, "ms", "now minus the commit time of the newest applied row (grows while nothing "
+                    + "arrives)"),
+            Metric.counter(ROWS_APPLIED, "rows", "rows committed to the target"),
+            Metric.counter(TXN_FLUSH_COUNT, "transactions", "downstream transactions committed"),
+            Metric.counter(TXN_FLUSH_TIME, "ns", "time spent writing and committing them"),
+            Metric.counter(STATEMENTS_EXECUTED, "statements", "DML statements executed"),
+            Metric.counter(STATEMENTS_PREPARED, "statements", "server-side statements prepared"),
+            Metric.counter(STATEMENTS_TEXT_FALLBACK, "statements",
+                    "statements sent as text because a prepare failed or the cache had no room"),
+            Metric.counter(CACHE_HITS, "lookups", "statement-cache lookups that found a prepared statement"),
+            Metric.counter(CACHE_MISSES, "lookups", "statement-cache lookups that prepared one"),
+            Metric.counter(CACHE_EVICTIONS, "statements", "prepared statements closed to make room"),
+            Metric.gauge(CACHE_SIZE, "statements", "prepared statements open now on all the task's connections"),
+            Metric.gauge(BUFFER_BYTES, "bytes",
+                    "bytes of records held between Kafka and the target (bounded by buffer.max.bytes)"),
+            Metric.gauge(TXN_IN_FLIGHT, "transactions",
+                    "transactions dispatched and not yet committed (waiting for a dependency or a worker, or applying)"),
+            Metric.counter(RETRIES, "attempts", "retries after a transient error (a transaction, or decoding that waits for an outage to end)"),
+            Metric.counter(ERRANT_RECORDS, "records", "records sent to the errant-record reporter (dead-letter queue)"),
+            Metric.counter(REPLAYS_SKIPPED, "records",
+                    "records re-delivered from before a DDL statement the sink already ran, skipped"),
+            Metric.counter(REPLAYS_REPLANNED, "transactions",
+                    "transactions that hit a duplicate key without safe mode (a replay), applied again in safe mode"),
+            Metric.counter(DDL_APPLIED, "statements", "DDL statements executed"),
+            Metric.counter(DDL_SKIPPED, "statements", "DDL statements of a kind ddl.apply leaves out"),
+            Metric.counter(DDL_UNSUPPORTED, "statements",
+                    "DDL statements the target has no translation for, skipped under ddl.unsupported=skip"),
+            Metric.counter(TABLES_CREATED, "tables", "target tables created from a row's columns (auto.create)"),
+            Metric.counter(COLUMNS_ADDED, "columns", "columns added to a target table from a row's columns "
+                    + "(auto.evolve)"));
 
-    private final MeterRegistry registry;
-    private final Counter rowsApplied;
-    private final Timer txnFlush;
-    private final Counter prepared;
-    private final Counter executed;
-    private final Counter textFallback;
-    private final Counter hits;
-    private final Counter misses;
-    private final Counter evictions;
-    private final Counter retries;
-    private final Counter replaysReplanned;
-    private final Counter replaysSkipped;
-    private final Counter ddl;
-    private final Counter ddlSkipped;
-    private final Counter ddlUnsupported;
-    private final Counter errant;
+    private final MetricSet set;
+    private final MetricsJmx.Registration registration;
+    private final LongAdder rowsApplied;
+    private final LongAdder txnFlushes;
+    private final LongAdder txnFlushNanos;
+    private final LongAdder prepared;
+    private final LongAdder executed;
+    private final LongAdder textFallback;
+    private final LongAdder hits;
+    private final LongAdder misses;
+    private final LongAdder evictions;
+    private final LongAdder retries;
+    private final LongAdder replaysReplanned;
+    private final LongAdder replaysSkipped;
+    private final LongAdder ddl;
+    private final LongAdder ddlSkipped;
+    private final LongAdder ddlUnsupported;
+    private final LongAdder errant;
+    private final LongAdder tablesCreated;
+    private final LongAdder columnsAdded;
     private final AtomicLong lastAppliedMillis = new AtomicLong();
-    private final Tags tags;
 
-    private SinkMetrics(MeterRegistry registry, String connector, String task) {
-        this.registry = registry;
-        this.tags = Tags.of("connector", connector, "task", task);
-        rowsApplied = Counter.builder(ROWS_APPLIED).description("rows written to the target").baseUnit("rows")
-                .tags(tags).register(registry);
-        replaysSkipped = Counter.builder(REPLAYS_SKIPPED)
-                .description("records re-delivered from before a DDL statement the sink already ran (skipped)")
-                .tags(tags).register(registry);
-        txnFlush = Timer.builder(TXN_FLUSH).description("time to apply and commit one transaction")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(60)).tags(tags).register(registry);
-        prepared = Counter.builder(STATEMENTS_PREPARED).description("server-side statements prepared").tags(tags)
-                .register(registry);
-        executed = Counter.builder(STATEMENTS_EXECUTED).description("statements executed").tags(tags)
-                .register(registry);
-        textFallback = Counter.builder(STATEMENTS_TEXT_FALLBACK)
-                .description("statements sent as text because a prepare failed or the cache had no room").tags(tags)
-                .register(registry);
-        hits = Counter.builder(CACHE_HITS).tags(tags).register(registry);
-        misses = Counter.builder(CACHE_MISSES).tags(tags).register(registry);
-        evictions = Counter.builder(CACHE_EVICTIONS).tags(tags).register(registry);
-        retries = Counter.builder(RETRIES).description("transactions retried after a transient error").tags(tags)
-                .register(registry);
-        replaysReplanned = Counter.builder(REPLAYS_REPLANNED)
-                .description("transactions found to be replays (duplicate key) and applied again in safe mode")
-                .tags(tags).register(registry);
-        ddl = Counter.builder(DDL_APPLIED).tags(tags).register(registry);
-        ddlSkipped = Counter.builder(DDL_SKIPPED).description("DDL statements of a kind ddl.apply leaves out")
-                .tags(tags).register(registry);
-        ddlUnsupported = Counter.builder(DDL_UNSUPPORTED).description("DDL statements the target has no translation "
-                + "for, skipped under ddl.unsupported=skip").tags(tags).register(registry);
-        errant = Counter.builder(ERRANT_RECORDS).description("records sent to the errant-record reporter").tags(tags)
-                .register(registry);
-        Gauge.builder(CHECKPOINT_LAG, lastAppliedMillis,
-                        v -> v.get() == 0 ? 0 : Math.max(0, System.currentTimeMillis() - v.get()))
-                .description("now minus the commit time of the last applied row").baseUnit("milliseconds").tags(tags)
-                .register(registry);
+    private SinkMetrics(String connector, String task, boolean jmx) {
+        set = new MetricSet("cdc-connect sink task " + task + " of " + connector, METRICS);
+        rowsApplied = set.counter(ROWS_APPLIED);
+        txnFlushes = set.counter(TXN_FLUSH_COUNT);
+        txnFlushNanos = set.counter(TXN_FLUSH_TIME);
+        prepared = set.counter(STATEMENTS_PREPARED);
+        executed = set.counter(STATEMENTS_EXECUTED);
+        textFallback = set.counter(STATEMENTS_TEXT_FALLBACK);
+        hits = set.counter(CACHE_HITS);
+        misses = set.counter(CACHE_MISSES);
+        evictions = set.counter(CACHE_EVICTIONS);
+        retries = set.counter(RETRIES);
+        replaysReplanned = set.counter(REPLAYS_REPLANNED);
+        replaysSkipped = set.counter(REPLAYS_SKIPPED);
+        ddl = set.counter(DDL_APPLIED);
+        ddlSkipped = set.counter(DDL_SKIPPED);
+        ddlUnsupported = set.counter(DDL_UNSUPPORTED);
+        errant = set.counter(ERRANT_RECORDS);
+        tablesCreated = set.counter(TABLES_CREATED);
+        columnsAdded = set.counter(COLUMNS_ADDED);
+        set.gauge(LAG, () -> {
+            long last = lastAppliedMillis.get();
+            return last == 0 ? 0 : Math.max(0, System.currentTimeMillis() - last);
+        });
+        registration = jmx ? MetricsJmx.register(MetricsJmx.taskName(MetricsJmx.SINK_TASK, connector, task), set)
+                : null;
     }
 
-    /** Meters visible over JMX in the {@value #JMX_DOMAIN} domain. */
+    /** The task's metrics, visible over JMX until {@link #close()}. */
     public static SinkMetrics jmx(String connector, String task) {
-        JmxConfig config = new JmxConfig() {
-            @Override
-            public String get(String key) {
-                return null;
-            }
-
-            @Override
-            public String domain() {
-                return JMX_DOMAIN;
-            }
-        };
-        return new SinkMetrics(new JmxMeterRegistry(config, Clock.SYSTEM), connector, task);
+        return new SinkMetrics(connector, task, true);
     }
 
-    /** Meters kept in memory only (tests, tools). */
+    /** Metrics kept in memory only (tests, tools). */
     public static SinkMetrics inMemory(String connector, String task) {
-        return new SinkMetrics(new SimpleMeterRegistry(), connector, task);
+        return new SinkMetrics(connector, task, false);
     }
 
-    public MeterRegistry registry() {
-        return registry;
+    /** The current value of metric {@code name} (one of {@link #METRICS}). */
+    public double value(String name) {
+        return set.value(name);
     }
 
     public void rowsApplied(int rows, long commitTs) {
-        rowsApplied.increment(rows);
+        rowsApplied.add(rows);
         long millis = commitTs >>> 18;
-        lastAppliedMillis.accumulateAndGet(millis, Math::max);
+        if (millis > lastAppliedMillis.get()) lastAppliedMillis.accumulateAndGet(millis, Math::max);
     }
 
     public void txnFlushed(long nanos) {
-        txnFlush.record(nanos, TimeUnit.NANOSECONDS);
+        txnFlushes.increment();
+        txnFlushNanos.add(nanos);
     }
 
     public void prepared() {
@@ -184,17 +196,25 @@ public final class SinkMetrics implements AutoCloseable {
         ddl.increment();
     }
 
+    public void tableCreated() {
+        tablesCreated.increment();
+    }
+
+    public void columnAdded() {
+        columnsAdded.increment();
+    }
+
     public void errantRecord() {
         errant.increment();
     }
 
-    /** Registers a gauge on a value owned elsewhere (the statement cache's size). */
+    /** Makes gauge {@code name} (one of {@link #METRICS}) read a value owned elsewhere (e.g. the buffer's bytes). */
     public void gauge(String name, DoubleSupplier value) {
-        Gauge.builder(name, value, DoubleSupplier::getAsDouble).tags(tags).strongReference(true).register(registry);
+        set.gauge(name, value);
     }
 
     @Override
     public void close() {
-        registry.close();
+        if (registration != null) registration.close();
     }
 }

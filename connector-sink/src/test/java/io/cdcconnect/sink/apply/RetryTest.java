@@ -78,7 +78,7 @@ class RetryTest {
             locker.commit();
             driver.awaitApplied();
             assertEquals(List.of(List.of("new")), target.query("SELECT v FROM items"));
-            assertTrue(JmxMeters.read("cdcSinkRetries", "driver", "lockwait") >= 1);
+            assertTrue(JmxMeters.read(SinkMetrics.RETRIES, "driver", "lockwait") >= 1);
         } finally {
             locker.close();
         }
@@ -116,7 +116,7 @@ class RetryTest {
             }
             other.commit();
             driver.awaitApplied();
-            assertTrue(JmxMeters.read("cdcSinkRetries", "driver", "deadlock") >= 1);
+            assertTrue(JmxMeters.read(SinkMetrics.RETRIES, "driver", "deadlock") >= 1);
         }
         assertEquals(List.of(List.of("1", "sink"), List.of("2", "sink")), target.query("SELECT id, v FROM items ORDER BY id"));
         assertTrue(deadlocks() > deadlocksBefore, "the server saw a deadlock");
@@ -170,7 +170,7 @@ class RetryTest {
             locker.commit();
             driver.awaitApplied();
             assertEquals(List.of(List.of("new")), target.query("SELECT v FROM items"));
-            assertTrue(JmxMeters.read("cdcSinkRetries", "driver", "killed") >= 1);
+            assertTrue(JmxMeters.read(SinkMetrics.RETRIES, "driver", "killed") >= 1);
         } finally {
             locker.close();
         }

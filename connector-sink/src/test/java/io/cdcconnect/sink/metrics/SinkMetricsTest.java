@@ -1,11 +1,15 @@
 package io.cdcconnect.sink.metrics;
 
+import io.cdcconnect.codec.metrics.Metric;
+import io.cdcconnect.codec.metrics.MetricsJmx;
 import org.junit.jupiter.api.Test;
 
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
-import java.util.Set;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,40 +17,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SinkMetricsTest {
 
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
+
     @Test
-    void metersAreVisibleOverJmxInTheCdcConnectDomainTaggedByConnectorAndTask() throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    void aTaskIsOneMBeanNamedAsKafkaConnectNamesItsTaskMetricsWithEveryMetricAnAttribute() throws Exception {
+        ObjectName name = new ObjectName("cdc-connect:type=sink-task-metrics,connector=jmx-test,task=7");
         try (SinkMetrics metrics = SinkMetrics.jmx("jmx-test", "7")) {
             metrics.rowsApplied(5, (System.currentTimeMillis() - 2000) << 18);
             metrics.rowsApplied(3, (System.currentTimeMillis() - 2000) << 18);
             metrics.cacheHit();
             metrics.txnFlushed(3_000_000);
-            Set<ObjectName> names = server.queryNames(new ObjectName(SinkMetrics.JMX_DOMAIN + ":*"), null);
-            ObjectName rows = JmxMeters.find(names, "cdcSinkRowsApplied", "jmx-test", "7");
-            assertEquals(8L, ((Number) server.getAttribute(rows, "Count")).longValue());
-            ObjectName hits = JmxMeters.find(names, "cdcSinkStmtcacheHits", "jmx-test", "7");
-            assertEquals(1L, ((Number) server.getAttribute(hits, "Count")).longValue());
-            ObjectName flush = JmxMeters.find(names, "cdcSinkTxnFlushDuration", "jmx-test", "7");
-            assertEquals(1L, ((Number) server.getAttribute(flush, "Count")).longValue());
-            ObjectName lag = JmxMeters.find(names, "cdcSinkCheckpointLagMs", "jmx-test", "7");
-            double lagMs = ((Number) server.getAttribute(lag, "Value")).doubleValue();
+            assertEquals(8.0, SERVER.getAttribute(name, SinkMetrics.ROWS_APPLIED));
+            assertEquals(1.0, SERVER.getAttribute(name, SinkMetrics.CACHE_HITS));
+            assertEquals(1.0, SERVER.getAttribute(name, SinkMetrics.TXN_FLUSH_COUNT));
+            assertEquals(3_000_000.0, SERVER.getAttribute(name, SinkMetrics.TXN_FLUSH_TIME));
+            double lagMs = (Double) SERVER.getAttribute(name, SinkMetrics.LAG);
             assertTrue(lagMs >= 2000 && lagMs < 60_000, "lag " + lagMs);
+            List<String> attributes = Arrays.stream(SERVER.getMBeanInfo(name).getAttributes())
+                    .map(MBeanAttributeInfo::getName).toList();
+            assertEquals(SinkMetrics.METRICS.stream().map(Metric::name).toList(), attributes);
         }
-        assertTrue(server.queryNames(new ObjectName(SinkMetrics.JMX_DOMAIN + ":*"), null).stream()
-                .noneMatch(n -> n.toString().contains("jmx-test")), "closing the task removes its meters");
+        assertFalse(SERVER.isRegistered(name), "closing the task removes its MBean");
     }
 
     @Test
-    void twoTasksOfOneConnectorHaveSeparateMeters() throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    void twoTasksOfOneConnectorHaveSeparateMBeans() throws Exception {
         try (SinkMetrics a = SinkMetrics.jmx("two", "0"); SinkMetrics b = SinkMetrics.jmx("two", "1")) {
             a.retry();
-            Set<ObjectName> names = server.queryNames(new ObjectName(SinkMetrics.JMX_DOMAIN + ":*"), null);
-            assertEquals(1L, ((Number) server.getAttribute(JmxMeters.find(names, "cdcSinkRetries", "two", "0"),
-                    "Count")).longValue());
-            assertEquals(0L, ((Number) server.getAttribute(JmxMeters.find(names, "cdcSinkRetries", "two", "1"),
-                    "Count")).longValue());
-            assertFalse(names.isEmpty());
+            assertEquals(1.0, JmxMeters.read(SinkMetrics.RETRIES, "two", "0"));
+            assertEquals(0.0, JmxMeters.read(SinkMetrics.RETRIES, "two", "1"));
         }
+    }
+
+    @Test
+    void aRestartedTaskWhosePredecessorStopsLateKeepsItsMBean() throws Exception {
+        ObjectName name = MetricsJmx.taskName(MetricsJmx.SINK_TASK, "restart", "0");
+        SinkMetrics old = SinkMetrics.jmx("restart", "0");
+        try (SinkMetrics successor = SinkMetrics.jmx("restart", "0")) {
+            successor.errantRecord();
+            old.close();
+            assertEquals(1.0, SERVER.getAttribute(name, SinkMetrics.ERRANT_RECORDS));
+        }
+        assertFalse(SERVER.isRegistered(name));
     }
 }

@@ -33,14 +33,14 @@ class TaskMetricsTest {
                     "task.id", "meters"))) {
                 driver.put(rows.toArray(new ChangeEvent[0]));
                 driver.awaitApplied();
-                assertEquals(20.0, JmxMeters.read("cdcSinkRowsApplied", "driver", "meters"));
+                assertEquals(20.0, JmxMeters.read(SinkMetrics.ROWS_APPLIED, "driver", "meters"));
                 // one transaction of 20 rows: a 8-row statement twice and four single rows
-                assertEquals(6.0, JmxMeters.read("cdcSinkStatementsExecuted", "driver", "meters"));
-                assertEquals(1.0, JmxMeters.read("cdcSinkTxnFlushDuration", "driver", "meters"));
-                double lag = JmxMeters.read("cdcSinkCheckpointLagMs", "driver", "meters");
+                assertEquals(6.0, JmxMeters.read(SinkMetrics.STATEMENTS_EXECUTED, "driver", "meters"));
+                assertEquals(1.0, JmxMeters.read(SinkMetrics.TXN_FLUSH_COUNT, "driver", "meters"));
+                double lag = JmxMeters.read(SinkMetrics.LAG, "driver", "meters");
                 assertTrue(lag >= 10_000 && lag < 120_000, "checkpoint lag " + lag);
-                assertEquals(0.0, JmxMeters.read("cdcSinkBufferBytes", "driver", "meters"), "all applied, nothing held");
-                assertEquals(0.0, JmxMeters.read("cdcSinkTxnInFlight", "driver", "meters"));
+                assertEquals(0.0, JmxMeters.read(SinkMetrics.BUFFER_BYTES, "driver", "meters"), "all applied, nothing held");
+                assertEquals(0.0, JmxMeters.read(SinkMetrics.TXN_IN_FLIGHT, "driver", "meters"));
             }
         }
     }

@@ -78,10 +78,10 @@ class StatementBudgetTest {
                     "worker.count", "2", "statement.cache.size", "4", "safe.mode", "always", "task.id", "budget"))) {
                 driver.put(events.toArray(new ChangeEvent[0]));
                 driver.awaitApplied();
-                assertTrue(JmxMeters.read("cdcSinkStmtcacheEvictions", "driver", "budget") > 0);
-                assertTrue(JmxMeters.read("cdcSinkStatementsPrepared", "driver", "budget") > 12);
-                assertEquals(0.0, JmxMeters.read("cdcSinkStatementsTextFallback", "driver", "budget"));
-                assertTrue(JmxMeters.read("cdcSinkStmtcacheSize", "driver", "budget") <= 12);
+                assertTrue(JmxMeters.read(SinkMetrics.CACHE_EVICTIONS, "driver", "budget") > 0);
+                assertTrue(JmxMeters.read(SinkMetrics.STATEMENTS_PREPARED, "driver", "budget") > 12);
+                assertEquals(0.0, JmxMeters.read(SinkMetrics.STATEMENTS_TEXT_FALLBACK, "driver", "budget"));
+                assertTrue(JmxMeters.read(SinkMetrics.CACHE_SIZE, "driver", "budget") <= 12);
             }
             sampling.set(false);
             sampler.join();

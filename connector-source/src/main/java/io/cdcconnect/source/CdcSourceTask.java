@@ -1,5 +1,6 @@
 package io.cdcconnect.source;
 
+import io.cdcconnect.codec.metrics.MetricsJmx;
 import io.cdcconnect.source.check.JdbcKeyCatalog;
 import io.cdcconnect.source.dispatch.Dispatcher;
 import io.cdcconnect.source.dispatch.TopicNamer;
@@ -7,6 +8,7 @@ import io.cdcconnect.source.emit.Encoders;
 import io.cdcconnect.source.emit.Message;
 import io.cdcconnect.source.emit.MessageEncoder;
 import io.cdcconnect.source.emit.Outgoing;
+import io.cdcconnect.source.metrics.SourceMetrics;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -31,6 +33,7 @@ public class CdcSourceTask extends SourceTask {
     private SourceTask debezium;
     private ChangeCapture capture;
     private MessageEncoder encoder;
+    private SourceMetrics metrics;
     private JdbcKeyCatalog keyCatalog;
     private long watermarkIntervalMs;
     private long lastWatermarkAt;
@@ -68,6 +71,7 @@ public class CdcSourceTask extends SourceTask {
         Dispatcher dispatcher = new Dispatcher(new TopicNamer(config.topicPattern(), config.topicPrefix()),
                 config.partitionRule(), config.partitionColumns(), config.topicPartitions());
         encoder = Encoders.create(config);
+        metrics = SourceMetrics.jmx(name, MetricsJmx.taskId(props, name, this), encoder);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
         keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(),
                 config.jdbcProperties());
@@ -139,6 +143,7 @@ public class CdcSourceTask extends SourceTask {
     public List<SourceRecord> poll() throws InterruptedException {
         if (stopping) return null;
         List<SourceRecord> in = debezium.poll();
+        if (in != null) metrics.polled(in.size());
         List<Outgoing> events = new ArrayList<>();
         if (in != null) {
             for (SourceRecord r : in) {
@@ -168,6 +173,7 @@ public class CdcSourceTask extends SourceTask {
             if (stopping) return null; // the encoder was closed under us; nothing of this poll was handed over
             throw new ConnectException("source task " + name + " cannot encode: " + e.getMessage(), e);
         }
+        metrics.emitted(events, messages);
         List<SourceRecord> records = toRecords(events, messages, lastOffset);
         if (!records.isEmpty() && records.get(records.size() - 1).sourceOffset() != null) {
             lastOffset = records.get(records.size() - 1).sourceOffset();
@@ -269,6 +275,7 @@ public class CdcSourceTask extends SourceTask {
             if (debezium != null) debezium.stop();
             if (encoder != null) encoder.close();
             if (keyCatalog != null) keyCatalog.close();
+            if (metrics != null) metrics.close();
         } finally {
             stopped.countDown();
             if (name != null) RUNNING.remove(name, stopped);

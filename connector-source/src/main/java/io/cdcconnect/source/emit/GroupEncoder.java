@@ -104,6 +104,16 @@ public final class GroupEncoder implements MessageEncoder {
     }
 
     @Override
+    public long queuedBytes() {
+        return group.inFlightBytes();
+    }
+
+    @Override
+    public int busyThreads() {
+        return group.busyThreads();
+    }
+
+    @Override
     public Traits traits() {
         return traits;
     }

@@ -40,6 +40,16 @@ public interface MessageEncoder extends AutoCloseable {
         return traits().ddl();
     }
 
+    /** Bytes handed to encoder threads and not yet taken back (a metric); 0 when encoding on the calling thread. */
+    default long queuedBytes() {
+        return 0;
+    }
+
+    /** Encoder threads encoding now (a metric); 0 when encoding on the calling thread. */
+    default int busyThreads() {
+        return 0;
+    }
+
     @Override
     default void close() {
     }

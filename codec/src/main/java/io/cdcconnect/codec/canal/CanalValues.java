@@ -1,9 +1,8 @@
 package io.cdcconnect.codec.canal;
 
-import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
-import com.fasterxml.jackson.core.io.schubfach.FloatToDecimal;
 import io.cdcconnect.codec.json.GoText;
 import io.cdcconnect.codec.json.NumberText;
+import io.cdcconnect.codec.json.ShortestDecimal;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.ColumnInfo;
 
@@ -82,13 +81,13 @@ final class CanalValues {
                 break;
             case FLOAT:
                 if (v instanceof Float f && Float.isFinite(f)) {
-                    NumberText.appendPlain(out, FloatToDecimal.toString(f));
+                    NumberText.appendPlain(out, ShortestDecimal.of(f));
                     return;
                 }
                 break;
             case DOUBLE:
                 if (v instanceof Double d && Double.isFinite(d)) {
-                    NumberText.appendPlain(out, DoubleToDecimal.toString(d));
+                    NumberText.appendPlain(out, ShortestDecimal.of(d));
                     return;
                 }
                 break;

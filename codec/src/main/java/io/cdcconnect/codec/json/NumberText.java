@@ -1,11 +1,9 @@
 package io.cdcconnect.codec.json;
 
-import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
-import com.fasterxml.jackson.core.io.schubfach.FloatToDecimal;
 
 /**
  * Floating-point numbers written as TiCDC's Go code writes them, from the shortest digits that read back to the same
- * value (Java 17's {@code Double.toString} is not always the shortest, JDK-4511638; Jackson's Schubfach is).
+ * value ({@link ShortestDecimal}).
  * <ul>
  *   <li>{@link #plain}: Go's {@code strconv.FormatFloat(v, 'f', -1, bits)}, never an exponent ("3.14", "100",
  *       "0.0000001"), used by Canal-JSON;</li>
@@ -20,12 +18,12 @@ public final class NumberText {
 
     public static String plain(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) return special(v);
-        return plain(DoubleToDecimal.toString(v));
+        return plain(ShortestDecimal.of(v));
     }
 
     public static String plain(float v) {
         if (Float.isNaN(v) || Float.isInfinite(v)) return special(v);
-        return plain(FloatToDecimal.toString(v));
+        return plain(ShortestDecimal.of(v));
     }
 
     public static String goJson(double v) {
@@ -33,7 +31,7 @@ public final class NumberText {
             throw new IllegalArgumentException("JSON has no " + v);
         }
         double abs = Math.abs(v);
-        String s = DoubleToDecimal.toString(v);
+        String s = ShortestDecimal.of(v);
         return abs != 0 && (abs < 1e-6 || abs >= 1e21) ? exponent(s) : plain(s);
     }
 
@@ -42,7 +40,7 @@ public final class NumberText {
             throw new IllegalArgumentException("JSON has no " + v);
         }
         float abs = Math.abs(v);
-        String s = FloatToDecimal.toString(v);
+        String s = ShortestDecimal.of(v);
         return abs != 0 && (abs < 1e-6f || abs >= 1e21f) ? exponent(s) : plain(s);
     }
 
@@ -79,7 +77,7 @@ public final class NumberText {
     }
 
     /**
-     * Appends {@link #plain(String)} of Java's shortest text of a finite number ({@code DoubleToDecimal.toString}),
+     * Appends {@link #plain(String)} of Java's shortest text of a finite number ({@link ShortestDecimal#of}),
      * without making a second String when there is no exponent (the usual case).
      */
     public static void appendPlain(GoText out, String javaText) {

@@ -63,6 +63,30 @@ class PluginArchiveTest {
         }
     }
 
+    /**
+     * A plugin carries only what a Connect worker lacks: no Kafka jar, no Jackson (the worker's is used, so that
+     * JsonNode is one class), no slf4j, none of the compression libraries kafka-clients brings (zstd-jni, lz4-java,
+     * snappy-java: a second copy loads its native library twice), no jackson-datatype-jsr310. Every other test of
+     * this module installs these same archives into a worker, which shows nothing they need is missing.
+     */
+    @Test
+    void noArchiveBundlesWhatTheWorkerAlreadyHas() throws IOException {
+        List<String> workerHas = List.of("kafka-", "connect-", "jackson-", "slf4j-", "zstd-jni-", "lz4-java-",
+                "snappy-java-", "reload4j-", "log4j-");
+        for (String plugin : List.of("cdc-connect-source", "cdc-connect-sink")) {
+            Path lib = Pipeline.pluginDir().resolve(plugin).resolve("lib");
+            List<String> jars;
+            try (Stream<Path> s = Files.list(lib)) {
+                jars = s.map(p -> p.getFileName().toString()).sorted().toList();
+            }
+            assertTrue(jars.stream().anyMatch(j -> j.startsWith(plugin + "-")), plugin + " holds its own jar: " + jars);
+            for (String jar : jars) {
+                assertFalse(workerHas.stream().anyMatch(jar::startsWith), plugin + " bundles " + jar
+                        + ", which every Connect worker already has: " + jars);
+            }
+        }
+    }
+
     @Test
     void aWorkerReportsTheArchivesVersionForEachConnector() throws Exception {
         Map<String, String> expected = new HashMap<>();

@@ -59,6 +59,15 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
     public static final String AVRO_DECIMAL_HANDLING = "avro.decimal.handling.mode";
     public static final String AVRO_BIGINT_UNSIGNED_HANDLING = "avro.bigint.unsigned.handling.mode";
+    /** TiCDC's dispatchers: per-table topic and partition rules, a JSON array. */
+    public static final String DISPATCHERS = "dispatchers";
+    /** TiCDC's output-raw-change-event (kafka-config): key updates are not split into delete + insert. */
+    public static final String OUTPUT_RAW_CHANGE_EVENT = "output.raw.change.event";
+    // TiCDC's row encoder options ([sink] and [sink.open] of a changefeed): see ENCODER_OPTIONS.
+    public static final String ONLY_OUTPUT_UPDATED_COLUMNS = "only.output.updated.columns";
+    public static final String DELETE_ONLY_OUTPUT_HANDLE_KEY_COLUMNS = "delete.only.output.handle.key.columns";
+    public static final String CONTENT_COMPATIBLE = "content.compatible";
+    public static final String OPEN_OUTPUT_OLD_VALUE = "open.output.old.value";
 
     // --- Debezium settings declared for validation and docs (passed through) ---
     public static final String DATABASE_HOSTNAME = "database.hostname";
@@ -82,6 +91,23 @@ public final class CdcSourceConfig extends AbstractConfig {
     private static final String GROUP_SOURCE = "Source server";
     private static final String GROUP_OUTPUT = "Output";
     private static final String GROUP_DEBEZIUM = "Debezium";
+
+    /**
+     * TiCDC's row encoder options that are booleans of ours: our setting, the codec's (TiCDC's) option name, TiCDC's
+     * default, and the formats whose encoder reads it (TiCDC ignores it for the others; we refuse a value other than
+     * the default there, naming the setting). From tiflow's pkg/sink/codec/common/config.go and the encoders.
+     */
+    record EncoderOption(String setting, String codecName, boolean dflt, Set<WireFormat> formats) {
+    }
+
+    static final List<EncoderOption> ENCODER_OPTIONS = List.of(
+            new EncoderOption(ONLY_OUTPUT_UPDATED_COLUMNS, CodecOptions.ONLY_OUTPUT_UPDATED_COLUMNS, false,
+                    Set.of(WireFormat.CANAL_JSON, WireFormat.OPEN_PROTOCOL)),
+            new EncoderOption(DELETE_ONLY_OUTPUT_HANDLE_KEY_COLUMNS, CodecOptions.DELETE_ONLY_HANDLE_KEY_COLUMNS, false,
+                    Set.of(WireFormat.CANAL_JSON, WireFormat.OPEN_PROTOCOL)),
+            new EncoderOption(CONTENT_COMPATIBLE, CodecOptions.CONTENT_COMPATIBLE, false, Set.of(WireFormat.CANAL_JSON)),
+            new EncoderOption(OPEN_OUTPUT_OLD_VALUE, CodecOptions.OPEN_OUTPUT_OLD_VALUE, true,
+                    Set.of(WireFormat.OPEN_PROTOCOL)));
 
     /** The Debezium settings our ConfigDef declares, marked by {@link #debezium} where each is defined. */
     private static final Set<String> DEBEZIUM_DECLARED = new LinkedHashSet<>();
@@ -155,16 +181,57 @@ public final class CdcSourceConfig extends AbstractConfig {
                         + "topic for all, '{schema}_{table}' and the like anything between. Characters Kafka does not "
                         + "allow in topic names become '_'.", GROUP_OUTPUT, ++o, Width.MEDIUM, "Topic pattern");
         def.define(PARTITION_RULE, Type.STRING, "table", enumValidator(PartitionRule.configNames()), Importance.HIGH,
-                "How rows are spread over a topic's partitions: 'table' (all rows of a table on one partition), "
-                        + "'pk' (hash of the primary-key values; tables without a primary key fall back to 'table'), "
-                        + "'ts' (commit ts: a transaction stays on one partition) or 'columns' (hash of the values of "
-                        + "partition.columns). With 'pk' and 'columns', an update that moves a row to another "
-                        + "partition is sent as a delete on the old partition and an insert on the new one.",
+                "How rows are spread over a topic's partitions, for tables no rule of " + DISPATCHERS + " matches. "
+                        + "TiCDC's rules, hashed as TiCDC hashes them (a key lands on the partition a TiCDC "
+                        + "changefeed puts it on): 'table' (all rows of a table on one partition), 'index-value' "
+                        + "(hash of the handle-key values: the primary key, else the first NOT NULL unique key; "
+                        + "tables without either as 'table'), 'ts' (commit ts: a transaction stays on one partition) "
+                        + "or 'columns' (hash of the values of partition.columns). Ours: 'pk', 'index-value' with "
+                        + "text keys compared case-insensitively and without trailing spaces, as most collations "
+                        + "compare them, so keys equal to the database always share a partition (integer keys land "
+                        + "as with 'index-value'). An update that moves a row to another partition is sent as a "
+                        + "delete on the old partition and an insert on the new one.",
                 GROUP_OUTPUT, ++o, Width.SHORT, "Partition rule");
         def.define(PARTITION_COLUMNS, Type.LIST, "", Importance.LOW,
                 "Columns whose values choose the partition when partition.rule=columns; a table lacking any of them "
                         + "falls back to 'table' (logged once per table).", GROUP_OUTPUT, ++o, Width.LONG,
                 "Partition columns");
+        def.define(DISPATCHERS, Type.STRING, "", new DispatchersValidator(), Importance.MEDIUM,
+                "TiCDC's dispatchers: per-table topic and partition rules, as a JSON array of objects with TiCDC's "
+                        + "fields, e.g. [{\"matcher\": [\"shop.*\", \"!shop.tmp_*\"], \"topic\": "
+                        + "\"{prefix}.shop\", \"partition\": \"index-value\"}, {\"matcher\": [\"*.events\"], "
+                        + "\"partition\": \"columns\", \"columns\": [\"tenant_id\"]}]. The first rule whose "
+                        + "matcher selects a table gives its topic (a topic.pattern; without 'topic', topic.pattern) "
+                        + "and partition rule (as partition.rule; without 'partition', partition.rule and "
+                        + "partition.columns); tables no rule matches follow topic.pattern and partition.rule. "
+                        + "Matchers use TiCDC's table-filter syntax: 'db.table' patterns with * ? [a-z] [!a-z], "
+                        + "names in backticks, '!' to exclude; the last pattern that matches decides; names compare "
+                        + "case-insensitively. TiCDC's 'index' (index-value by a named index) is not supported: "
+                        + "name the index's columns with 'columns', which TiCDC hashes the same way.",
+                GROUP_OUTPUT, ++o, Width.LONG, "Dispatchers");
+        def.define(OUTPUT_RAW_CHANGE_EVENT, Type.BOOLEAN, false, Importance.LOW,
+                "TiCDC's output-raw-change-event. false (TiCDC's default): an update that changes a primary-key or "
+                        + "unique-key value is sent as a delete of the old row and an insert of the new one. true: it "
+                        + "stays one update, unless its old and new rows land on different partitions (then it is "
+                        + "split in any case, so each partition keeps its keys' order). Needs the old row: with "
+                        + "open-protocol, not with open.output.old.value=false.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Raw change events");
+        def.define(ONLY_OUTPUT_UPDATED_COLUMNS, Type.BOOLEAN, false, Importance.LOW,
+                "TiCDC's only-output-updated-columns, for canal-json and open-protocol: an update's old image "
+                        + "(Canal-JSON 'old', Open-protocol 'p') holds only the columns whose value changed.",
+                GROUP_OUTPUT, ++o, Width.SHORT, "Only updated columns");
+        def.define(DELETE_ONLY_OUTPUT_HANDLE_KEY_COLUMNS, Type.BOOLEAN, false, Importance.LOW,
+                "TiCDC's delete-only-output-handle-key-columns, for canal-json and open-protocol: a delete carries "
+                        + "only its handle-key columns (primary key, else the first NOT NULL unique key; every column "
+                        + "of a table without either).", GROUP_OUTPUT, ++o, Width.SHORT, "Delete with key only");
+        def.define(CONTENT_COMPATIBLE, Type.BOOLEAN, false, Importance.LOW,
+                "TiCDC's content-compatible, for canal-json: messages as Canal itself writes them, 'mysqlType' with "
+                        + "the full column type ('int(11)', 'decimal(10,4)') and 'old' with the changed columns only "
+                        + "(implies " + ONLY_OUTPUT_UPDATED_COLUMNS + ").", GROUP_OUTPUT, ++o, Width.SHORT,
+                "Canal-compatible content");
+        def.define(OPEN_OUTPUT_OLD_VALUE, Type.BOOLEAN, true, Importance.LOW,
+                "TiCDC's [sink.open] output-old-value, for open-protocol: an update carries its old row ('p'); "
+                        + "false sends the new row only.", GROUP_OUTPUT, ++o, Width.SHORT, "Open-protocol old value");
         def.define(TOPIC_PARTITIONS, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "Number of partitions of every output topic. Must equal the topics' real partition count: set the "
                         + "worker's topic.creation.default.partitions to the same number, or create the topics "
@@ -269,6 +336,22 @@ public final class CdcSourceConfig extends AbstractConfig {
     }
 
     private void validateCombinations() {
+        WireFormat written = outputFormat();
+        for (EncoderOption option : ENCODER_OPTIONS) {
+            boolean value = getBoolean(option.setting());
+            if (value != option.dflt() && !option.formats().contains(written)) {
+                throw new ConfigException(option.setting(), value, option.setting() + " applies to output.format="
+                        + option.formats().stream().map(WireFormat::configName).sorted()
+                        .collect(java.util.stream.Collectors.joining(" or ")) + " only (TiCDC ignores it for "
+                        + written.configName() + "): remove it, or set it to " + option.dflt());
+            }
+        }
+        if (outputRawChangeEvent() && written == WireFormat.OPEN_PROTOCOL && !getBoolean(OPEN_OUTPUT_OLD_VALUE)) {
+            throw new ConfigException(OUTPUT_RAW_CHANGE_EVENT, true, OUTPUT_RAW_CHANGE_EVENT + "=true needs the old "
+                    + "row of an update that changes a key, which " + OPEN_OUTPUT_OLD_VALUE + "=false leaves out: a "
+                    + "consumer could not delete the old key (TiCDC warns of the same inconsistency). Set one of them "
+                    + "back to its default");
+        }
         if (partitionRule() == PartitionRule.COLUMNS && getList(PARTITION_COLUMNS).isEmpty()) {
             throw new ConfigException(PARTITION_COLUMNS, "", "partition.rule=columns needs at least one column in "
                     + PARTITION_COLUMNS);
@@ -301,7 +384,8 @@ public final class CdcSourceConfig extends AbstractConfig {
         } catch (IllegalArgumentException e) {
             String message = e.getMessage().replace(CodecOptions.MAX_BATCH_SIZE, OPEN_PROTOCOL_MAX_BATCH_SIZE);
             for (String name : List.of(ENABLE_TIDB_EXTENSION, LARGE_MESSAGE_HANDLE, CLAIM_CHECK_STORAGE_URI,
-                    CLAIM_CHECK_RAW_VALUE, MAX_MESSAGE_BYTES, COMPRESSION)) {
+                    CLAIM_CHECK_RAW_VALUE, MAX_MESSAGE_BYTES, COMPRESSION, ONLY_OUTPUT_UPDATED_COLUMNS,
+                    DELETE_ONLY_OUTPUT_HANDLE_KEY_COLUMNS, CONTENT_COMPATIBLE, OPEN_OUTPUT_OLD_VALUE)) {
                 message = message.replace(name.replace('.', '-'), name);
             }
             throw new ConfigException(LARGE_MESSAGE_HANDLE, "(see message)", message);
@@ -340,6 +424,22 @@ public final class CdcSourceConfig extends AbstractConfig {
         return getList(PARTITION_COLUMNS);
     }
 
+    /** The dispatchers, first match wins (validated). */
+    public List<io.cdcconnect.source.dispatch.DispatchRule> dispatchRules() {
+        return io.cdcconnect.source.dispatch.DispatchRule.parseAll(getString(DISPATCHERS));
+    }
+
+    public boolean outputRawChangeEvent() {
+        return getBoolean(OUTPUT_RAW_CHANGE_EVENT);
+    }
+
+    /** The dispatcher of this configuration: dispatchers first, then topic.pattern and partition.rule. */
+    public io.cdcconnect.source.dispatch.Dispatcher dispatcher() {
+        return new io.cdcconnect.source.dispatch.Dispatcher(
+                new io.cdcconnect.source.dispatch.TopicNamer(topicPattern(), topicPrefix()), partitionRule(),
+                partitionColumns(), topicPartitions(), dispatchRules(), outputRawChangeEvent());
+    }
+
     public int topicPartitions() {
         return getInt(TOPIC_PARTITIONS);
     }
@@ -362,6 +462,11 @@ public final class CdcSourceConfig extends AbstractConfig {
         o.put("enable-tidb-extension", Boolean.toString(tidbExtension()));
         o.put("max-message-bytes", Integer.toString(maxMessageBytes()));
         WireFormat format = outputFormat();
+        for (EncoderOption option : ENCODER_OPTIONS) {
+            if (option.formats().contains(format)) {
+                o.put(option.codecName(), Boolean.toString(getBoolean(option.setting())));
+            }
+        }
         if (format.batchesRows()) o.put(CodecOptions.MAX_BATCH_SIZE, Integer.toString(maxBatchSize()));
         if (format.needsSchemaRegistry()) {
             o.put("schema-registry", schemaRegistryUrl());
@@ -493,18 +598,33 @@ public final class CdcSourceConfig extends AbstractConfig {
     static final class TopicPatternValidator implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {
-            String p = value == null ? "" : value.toString();
-            if (p.isBlank()) throw new ConfigException(name, value, "must not be empty");
-            String rest = p.replace("{prefix}", "").replace("{schema}", "").replace("{table}", "");
-            if (rest.indexOf('{') >= 0 || rest.indexOf('}') >= 0) {
-                throw new ConfigException(name, value, "unknown placeholder: only {prefix}, {schema} and {table} are "
-                        + "filled in");
+            try {
+                io.cdcconnect.source.dispatch.TopicNamer.checkPattern(value == null ? "" : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
             }
         }
 
         @Override
         public String toString() {
             return "text with {prefix}, {schema}, {table}";
+        }
+    }
+
+    /** The dispatchers must parse: the message names the rule and what is wrong with it. */
+    static final class DispatchersValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                io.cdcconnect.source.dispatch.DispatchRule.parseAll(value == null ? "" : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "JSON array of {matcher, topic, partition, columns}";
         }
     }
 }

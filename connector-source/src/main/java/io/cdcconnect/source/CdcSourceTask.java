@@ -3,7 +3,6 @@ package io.cdcconnect.source;
 import io.cdcconnect.codec.metrics.MetricsJmx;
 import io.cdcconnect.source.check.JdbcKeyCatalog;
 import io.cdcconnect.source.dispatch.Dispatcher;
-import io.cdcconnect.source.dispatch.TopicNamer;
 import io.cdcconnect.source.emit.Encoders;
 import io.cdcconnect.source.emit.Message;
 import io.cdcconnect.source.emit.MessageEncoder;
@@ -68,8 +67,7 @@ public class CdcSourceTask extends SourceTask {
         if (config.startupChecks()) {
             CdcSourceConnector.checkServer(config);
         }
-        Dispatcher dispatcher = new Dispatcher(new TopicNamer(config.topicPattern(), config.topicPrefix()),
-                config.partitionRule(), config.partitionColumns(), config.topicPartitions());
+        Dispatcher dispatcher = config.dispatcher();
         encoder = Encoders.create(config);
         metrics = SourceMetrics.jmx(name, MetricsJmx.taskId(props, name, this), encoder);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
@@ -99,7 +97,7 @@ public class CdcSourceTask extends SourceTask {
         LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
                         + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
                 config.port(), config.outputFormat().configName(), config.topicPattern(),
-                config.partitionRule().name().toLowerCase(java.util.Locale.ROOT), config.topicPartitions());
+                config.partitionRule().configName(), config.topicPartitions());
     }
 
     private static final java.util.regex.Pattern SECRET_SETTING = java.util.regex.Pattern.compile(

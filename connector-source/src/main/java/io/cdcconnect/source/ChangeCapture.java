@@ -66,7 +66,7 @@ public final class ChangeCapture {
         this.dispatcher = dispatcher;
         this.forwardDdl = forwardDdl;
         this.ddlOnEveryPartition = ddlOnEveryPartition;
-        this.perTableTopics = topicPattern.contains("{table}");
+        this.perTableTopics = topicPattern.contains("{table}") || dispatcher.topicsPerTable();
     }
 
     /** Converts one Debezium record, appending what it yields to {@code out}. */

@@ -7,19 +7,23 @@ import io.cdcconnect.codec.model.TableInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.zip.CRC32;
 
 /**
- * Chooses topic and partition for each row. The same row key always reaches the same partition (for 'pk' and
- * 'columns'), all rows of a table do (for 'table'), all rows of a transaction do (for 'ts'); hashes are CRC-32 of
- * the values' canonical text, so the choice is stable across restarts and JVMs.
+ * Chooses topic and partition for each row, as TiCDC's event router does: the first {@link DispatchRule} whose matcher
+ * selects the table gives its topic pattern and partition rule, and topic.pattern / partition.rule are the rule of
+ * every other table. The same key always reaches the same partition ('index-value', 'pk', 'columns'), all rows of a
+ * table do ('table'), all rows of a transaction do ('ts'); hashes are TiCDC's ({@link PartitionHash}), so a key lands
+ * on the partition a TiCDC changefeed with the same dispatchers and partition count puts it on.
+ *
+ * <p>An update that changes a primary- or unique-key value is sent as a delete of the old row and an insert of the
+ * new one, as TiCDC's Kafka sink does unless output-raw-change-event is set; an update whose old and new values land
+ * on different partitions is split so in any case, so that per-key order holds on both partitions.
  */
 public final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -28,18 +32,41 @@ public final class Dispatcher {
     public record Route(String topic, int partition, RowChange row) {
     }
 
-    private final TopicNamer topics;
-    private final PartitionRule rule;
-    private final List<String> columns;
+    /** What one table gets: its topic namer and partition rule. */
+    private record Target(TopicNamer topics, PartitionRule rule, List<String> columns) {
+    }
+
+    private final Target fallback;
+    private final List<DispatchRule> rules;
+    private final List<Target> ruleTargets;
     private final int partitions;
+    private final boolean rawChangeEvents;
+    private final Map<String, Map<String, Target>> targets = new HashMap<>();
     private final Set<String> warnedTables = new HashSet<>();
 
+    /** One rule for every table; key updates split as TiCDC splits them. */
     public Dispatcher(TopicNamer topics, PartitionRule rule, List<String> columns, int partitions) {
+        this(topics, rule, columns, partitions, List.of(), false);
+    }
+
+    /**
+     * @param topics          topic.pattern: the topics of tables no rule matches, and of rules without a topic
+     * @param rule            partition.rule, likewise
+     * @param columns         partition.columns, for {@code rule} = columns
+     * @param rules           the dispatchers, first match wins
+     * @param rawChangeEvents TiCDC's output-raw-change-event: an update that changes a key stays one update unless it
+     *                        moves to another partition
+     */
+    public Dispatcher(TopicNamer topics, PartitionRule rule, List<String> columns, int partitions,
+                      List<DispatchRule> rules, boolean rawChangeEvents) {
         if (partitions < 1) throw new IllegalArgumentException("topic.partitions must be at least 1");
-        this.topics = topics;
-        this.rule = rule;
-        this.columns = List.copyOf(columns);
+        this.fallback = new Target(topics, rule, List.copyOf(columns));
+        this.rules = List.copyOf(rules);
+        this.ruleTargets = this.rules.stream().map(r -> new Target(r.topic() == null ? topics
+                : topics.withPattern(r.topic()), r.partition() == null ? rule : r.partition(),
+                r.partition() == null ? fallback.columns : r.columns())).toList();
         this.partitions = partitions;
+        this.rawChangeEvents = rawChangeEvents;
     }
 
     public int partitions() {
@@ -47,82 +74,116 @@ public final class Dispatcher {
     }
 
     public String topic(String schema, String table) {
-        return topics.topic(schema, table);
+        return target(schema, table).topics.topic(schema, table);
     }
 
-    /**
-     * Routes a row. With 'pk' or 'columns', an update whose old and new key land on different partitions becomes a
-     * delete on the old partition and an insert on the new one (same commit ts), so per-key order holds on both.
-     */
-    public List<Route> route(RowChange row) {
-        String topic = topics.topic(row.schema(), row.tableName());
-        if (partitions == 1) return List.of(new Route(topic, 0, row));
-        int[] keyColumns = keyColumns(row.table());
-        if (keyColumns == null) {
-            return List.of(new Route(topic, partition(row, row.current(), null), row));
+    /** Whether some table may get a topic of its own (then database-level DDL goes to each of its tables' topics). */
+    public boolean topicsPerTable() {
+        if (fallback.topics.perTable()) return true;
+        for (Target t : ruleTargets) {
+            if (t.topics.perTable()) return true;
         }
+        return false;
+    }
+
+    private Target target(String schema, String table) {
+        return targets.computeIfAbsent(schema, s -> new HashMap<>()).computeIfAbsent(table, t -> {
+            for (int i = 0; i < rules.size(); i++) {
+                if (rules.get(i).matcher().matches(schema, t)) return ruleTargets.get(i);
+            }
+            return fallback;
+        });
+    }
+
+    /** Routes a row: one route, or two (delete, then insert, same commit ts) for a split update. */
+    public List<Route> route(RowChange row) {
+        Target target = target(row.schema(), row.tableName());
+        String topic = target.topics.topic(row.schema(), row.tableName());
+        int[] hashed = hashedColumns(target, row.table());
         if (row.op() == RowChange.Op.UPDATE) {
-            int before = partition(row, row.before(), keyColumns);
-            int after = partition(row, row.after(), keyColumns);
-            if (before != after) {
-                List<Route> split = new ArrayList<>(2);
-                split.add(new Route(topic, before, RowChange.delete(row.table(), row.before(), row.commitTs())));
-                split.add(new Route(topic, after, RowChange.insert(row.table(), row.after(), row.commitTs())));
-                return split;
+            int before = partition(target, row, row.before(), hashed);
+            int after = partition(target, row, row.after(), hashed);
+            if (before != after || (!rawChangeEvents && keyChanged(row))) {
+                return List.of(new Route(topic, before, RowChange.delete(row.table(), row.before(), row.commitTs())),
+                        new Route(topic, after, RowChange.insert(row.table(), row.after(), row.commitTs())));
             }
             return List.of(new Route(topic, after, row));
         }
-        return List.of(new Route(topic, partition(row, row.current(), keyColumns), row));
+        return List.of(new Route(topic, partition(target, row, row.current(), hashed), row));
     }
 
-    /** Positions of the hashed columns, or null when the rule (or its fallback) does not look at values. */
-    private int[] keyColumns(TableInfo table) {
-        switch (rule) {
-            case PK: {
-                if (!table.hasPrimaryKey()) return null;
-                return table.uniqueKeys().get(0);
+    /**
+     * TiCDC's ShouldSplitUpdateEvent: some primary-key, handle-key or unique-key column's value, as TiCDC prints it,
+     * differs between the old and the new row.
+     */
+    static boolean keyChanged(RowChange row) {
+        TableInfo t = row.table();
+        for (int i = 0; i < t.columnCount(); i++) {
+            ColumnInfo c = t.column(i);
+            if ((c.primaryKey() || c.handleKey() || c.uniqueKey())
+                    && !Arrays.equals(PartitionHash.ticdcText(c, row.before()[i]),
+                    PartitionHash.ticdcText(c, row.after()[i]))) {
+                return true;
             }
-            case COLUMNS: {
-                int[] pos = new int[columns.size()];
+        }
+        return false;
+    }
+
+    /** Positions of the hashed columns; empty when the rule hashes the table alone (or falls back to it). */
+    private int[] hashedColumns(Target target, TableInfo table) {
+        switch (target.rule) {
+            case INDEX_VALUE, PK -> {
+                int[] pos = flagged(table, true);
+                return pos.length > 0 ? pos : flagged(table, false);
+            }
+            case COLUMNS -> {
+                int[] pos = new int[target.columns.size()];
                 for (int i = 0; i < pos.length; i++) {
-                    pos[i] = table.indexOf(columns.get(i));
+                    pos[i] = indexOfIgnoreCase(table, target.columns.get(i));
                     if (pos[i] < 0) {
-                        String name = table.toString();
-                        if (warnedTables.add(name)) {
-                            LOG.warn("Table {} lacks partition column '{}': its rows are partitioned by table",
-                                    name, columns.get(i));
+                        if (warnedTables.add(table.toString())) {
+                            LOG.warn("Table {} lacks partition column '{}': its rows are partitioned by table", table,
+                                    target.columns.get(i));
                         }
-                        return null;
+                        return new int[0];
                     }
                 }
                 return pos;
             }
-            default:
-                return null;
+            default -> {
+                return new int[0];
+            }
         }
     }
 
-    private int partition(RowChange row, Object[] image, int[] keyColumns) {
-        CRC32 crc = new CRC32();
-        switch (rule) {
-            case TS:
-                return (int) Long.remainderUnsigned(row.commitTs(), partitions);
-            case PK:
-            case COLUMNS:
-                if (keyColumns != null) {
-                    update(crc, row.schema());
-                    update(crc, row.tableName());
-                    for (int c : keyColumns) {
-                        update(crc, canonical(row.table().column(c), image[c]));
-                    }
-                    return (int) (crc.getValue() % partitions);
-                }
-                // fall through: no key, partition by table
-            default:
-                update(crc, row.schema());
-                update(crc, row.tableName());
-                return (int) (crc.getValue() % partitions);
+    /** Positions of the handle-key columns (or, for a table built without that flag, the primary key's). */
+    private static int[] flagged(TableInfo table, boolean handle) {
+        int[] pos = new int[table.columnCount()];
+        int n = 0;
+        for (int i = 0; i < table.columnCount(); i++) {
+            ColumnInfo c = table.column(i);
+            if (handle ? c.handleKey() : c.primaryKey()) pos[n++] = i;
         }
+        return Arrays.copyOf(pos, n);
+    }
+
+    /** TiCDC finds the columns of a 'columns' rule case-insensitively. */
+    private static int indexOfIgnoreCase(TableInfo table, String name) {
+        int exact = table.indexOf(name);
+        if (exact >= 0) return exact;
+        for (int i = 0; i < table.columnCount(); i++) {
+            if (table.column(i).name().equalsIgnoreCase(name)) return i;
+        }
+        return -1;
+    }
+
+    private int partition(Target target, RowChange row, Object[] image, int[] hashed) {
+        if (partitions == 1) return 0;
+        if (target.rule == PartitionRule.TS) return (int) Long.remainderUnsigned(row.commitTs(), partitions);
+        PartitionHash h = PartitionHash.ofTable(row.schema(), row.tableName());
+        boolean folded = target.rule == PartitionRule.PK;
+        for (int c : hashed) h.column(row.table().column(c), image[c], folded);
+        return h.partition(partitions);
     }
 
     /**
@@ -134,7 +195,8 @@ public final class Dispatcher {
      */
     public int[] ddlPartitions(String schema, String table, DdlChange.Kind kind) {
         if (partitions == 1) return new int[] {0};
-        if (rule == PartitionRule.TABLE && table != null && !table.isEmpty() && kind != DdlChange.Kind.RENAME) {
+        if (table != null && !table.isEmpty() && kind != DdlChange.Kind.RENAME
+                && target(schema, table).rule == PartitionRule.TABLE) {
             return new int[] {tablePartition(schema, table)};
         }
         int[] all = new int[partitions];
@@ -142,29 +204,8 @@ public final class Dispatcher {
         return all;
     }
 
-    /** Partition of all rows of a table under the 'table' rule. */
+    /** Partition of all rows of a table under the 'table' rule (TiCDC's table dispatcher). */
     public int tablePartition(String schema, String table) {
-        CRC32 crc = new CRC32();
-        update(crc, schema);
-        update(crc, table);
-        return (int) (crc.getValue() % partitions);
-    }
-
-    private static void update(CRC32 crc, String s) {
-        crc.update(s.getBytes(StandardCharsets.UTF_8));
-        crc.update(0);
-    }
-
-    /** Text of a value that is equal for equal keys (e.g. DECIMAL 1.0 and 1.00 compare equal in MySQL). */
-    static String canonical(ColumnInfo column, Object v) {
-        if (v == null) return "\u0000null";
-        if (v instanceof BigDecimal bd) return bd.signum() == 0 ? "0" : bd.stripTrailingZeros().toPlainString();
-        if (v instanceof byte[] b) return Arrays.toString(b);
-        if (v instanceof String s && !column.binary()) {
-            // Most collations compare case-insensitively and ignore trailing spaces: keys equal to MySQL must hash
-            // equally.
-            return s.stripTrailing().toLowerCase(java.util.Locale.ROOT);
-        }
-        return v.toString();
+        return PartitionHash.ofTable(schema, table).partition(partitions);
     }
 }

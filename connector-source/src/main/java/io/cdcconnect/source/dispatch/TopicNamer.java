@@ -19,6 +19,29 @@ public final class TopicNamer {
         this.prefix = prefix;
     }
 
+    /** A namer of the same {prefix} with another pattern (a dispatcher's topic). */
+    public TopicNamer withPattern(String otherPattern) {
+        return new TopicNamer(otherPattern, prefix);
+    }
+
+    /** Whether each table gets a topic of its own. */
+    public boolean perTable() {
+        return pattern.contains("{table}");
+    }
+
+    /**
+     * Checks a pattern uses only the placeholders we fill in, so a typo fails at validation, not per row:
+     * IllegalArgumentException saying what is wrong.
+     */
+    public static void checkPattern(String p) {
+        if (p == null || p.isBlank()) throw new IllegalArgumentException("a topic pattern must not be empty");
+        String rest = p.replace("{prefix}", "").replace("{schema}", "").replace("{table}", "");
+        if (rest.indexOf('{') >= 0 || rest.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("unknown placeholder in topic pattern '" + p + "': only {prefix}, "
+                    + "{schema} and {table} are filled in");
+        }
+    }
+
     public String topic(String schema, String table) {
         return cache.computeIfAbsent(schema, s -> new HashMap<>()).computeIfAbsent(table, t -> name(schema, t));
     }

@@ -43,6 +43,10 @@ public final class CodecOptions {
     public static final String MAX_DECODED_BYTES = "max-decoded-bytes";
     public static final long DEFAULT_MAX_DECODED_BYTES = 64L * 1024 * 1024;
 
+    /** What the Canal-JSON and Open-protocol decoders read: value compression, the claim-check store, the bound. */
+    public static final java.util.Set<String> DECODER_OPTIONS = java.util.Set.of(COMPRESSION,
+            ClaimCheck.STORAGE_URI_OPTION, ClaimCheck.RAW_VALUE_OPTION, MAX_DECODED_BYTES);
+
     private CodecOptions() {
     }
 

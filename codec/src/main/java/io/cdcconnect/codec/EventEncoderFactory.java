@@ -22,4 +22,27 @@ public interface EventEncoderFactory {
     default void checkEncoderOptions(Map<String, String> options) {
         encoder(options);
     }
+
+    /** The option names its decoder reads, by TiCDC's names: the one list a configuration is checked against. */
+    java.util.Set<String> decoderOptions();
+
+    /**
+     * Throws IllegalArgumentException naming an option its decoder does not read (listing those it does) or a bad
+     * value, without decoding anything; by default makes a decoder.
+     */
+    default void checkDecoderOptions(Map<String, String> options) {
+        refuseUnknown(options, decoderOptions());
+        decoder(options);
+    }
+
+    /** IllegalArgumentException naming the first option that is not one of {@code known}, listing those. */
+    static void refuseUnknown(Map<String, String> options, java.util.Set<String> known) {
+        for (String name : options.keySet()) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("unknown option '" + name + "'" + (known.isEmpty()
+                        ? ": this format's decoder reads no options"
+                        : " (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")"));
+            }
+        }
+    }
 }

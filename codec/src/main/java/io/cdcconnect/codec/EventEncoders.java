@@ -84,6 +84,11 @@ public final class EventEncoders {
         }
 
         @Override
+        public Set<String> decoderOptions() {
+            return CodecOptions.DECODER_OPTIONS;
+        }
+
+        @Override
         public EventDecoder decoder(Map<String, String> options) {
             CanalJsonDecoder dec = new CanalJsonDecoder(CodecOptions.compression(options),
                     CodecOptions.claimCheck(options), CodecOptions.maxDecodedBytes(options));
@@ -102,6 +107,11 @@ public final class EventEncoders {
     }
 
     static final class OpenProtocolFactory implements EventEncoderFactory {
+        @Override
+        public Set<String> decoderOptions() {
+            return CodecOptions.DECODER_OPTIONS;
+        }
+
         @Override
         public void checkEncoderOptions(Map<String, String> options) {
             CodecOptions.openProtocol(options);

@@ -192,6 +192,23 @@ public enum WireFormat {
         return factory().decoder(options);
     }
 
+    /** The option names its decoder reads (none for a format the sink decodes itself). */
+    public Set<String> decoderOptions() {
+        return codecDecoded() ? factory().decoderOptions() : Set.of();
+    }
+
+    /**
+     * Checks decoder options without decoding: IllegalArgumentException naming an option the decoder does not read
+     * (listing those it does) or a bad value.
+     */
+    public void checkDecoderOptions(Map<String, String> options) {
+        if (codecDecoded()) {
+            factory().checkDecoderOptions(options);
+        } else {
+            EventEncoderFactory.refuseUnknown(options, Set.of());
+        }
+    }
+
     /** Checks encoder options without making an encoder: IllegalArgumentException naming a bad one. */
     public void checkEncoderOptions(Map<String, String> options) {
         requireEncodable();

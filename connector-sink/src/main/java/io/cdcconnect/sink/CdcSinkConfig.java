@@ -1,9 +1,11 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dml.SafeMode;
+import io.cdcconnect.sink.validate.ConfigProblem;
+import io.cdcconnect.sink.validate.ConfigRules;
+import io.cdcconnect.sink.validate.SinkRecommenders;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -58,21 +60,35 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String STATEMENT_CACHE_SIZE = "statement.cache.size";
     public static final String TASK_COUNT = "task.count";
 
+    /** The values of {@value #DDL_UNSUPPORTED}. */
+    public static final List<String> DDL_UNSUPPORTED_VALUES = List.of("fail", "skip");
+    /** The values of {@value #SCHEMA_REGISTRY_TRUSTSTORE_TYPE}. */
+    public static final List<String> TRUSTSTORE_TYPES = List.of("PKCS12", "JKS");
+
     /** The formats the sink reads: every format of the registry, {@link WireFormat}. */
     public static final List<String> INPUT_FORMATS = WireFormat.names(f -> true);
 
     private static final ConfigDef CONFIG_DEF = build();
 
+    /** The settings, with the rules that span several of them ({@link ConfigRules}): the first broken one throws. */
     public CdcSinkConfig(Map<?, ?> props) {
+        this(props, true);
+    }
+
+    private CdcSinkConfig(Map<?, ?> props, boolean rules) {
         super(CONFIG_DEF, props);
-        schemaMap();
-        String mismatch = Dialects.mismatch(connectionUrl(), dialect());
-        if (mismatch != null) throw new ConfigException(DIALECT, dialect(), mismatch);
-        try {
-            CodecOptions.claimCheck(inputCodecOptions());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(INPUT_CODEC_OPTIONS, "(see message)", e.getMessage());
+        if (!rules) return;
+        List<ConfigProblem> problems = ConfigRules.check(this);
+        if (!problems.isEmpty()) {
+            // the value is not echoed: several of these settings may hold a password
+            throw new ConfigException("Invalid configuration " + problems.get(0).setting() + ": "
+                    + problems.get(0).message());
         }
+    }
+
+    /** The settings, each valid on its own, without the rules that span them: for validation, which reports those. */
+    public static CdcSinkConfig withoutRules(Map<?, ?> props) {
+        return new CdcSinkConfig(props, false);
     }
 
     /** The sink's settings with types, defaults, validators and documentation. */
@@ -130,7 +146,8 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Password of " + SCHEMA_REGISTRY_TRUSTSTORE + ", if it has one. Never logged.",
                 GROUP_INPUT, ++o, Width.MEDIUM, "Schema registry trust store password");
         d.define(SCHEMA_REGISTRY_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in(
-                "PKCS12", "JKS"), Importance.LOW, "Type of " + SCHEMA_REGISTRY_TRUSTSTORE + ": PKCS12 or JKS.",
+                TRUSTSTORE_TYPES.toArray(new String[0])), Importance.LOW,
+                "Type of " + SCHEMA_REGISTRY_TRUSTSTORE + ": " + String.join(" or ", TRUSTSTORE_TYPES) + ".",
                 GROUP_INPUT, ++o, Width.SHORT, "Schema registry trust store type");
         d.define(INPUT_CODEC_OPTIONS, Type.PASSWORD, "", Importance.LOW,
                 "Comma-separated key=value options handed to the codec's decoder, named as TiCDC names them, e.g. "
@@ -153,7 +170,8 @@ public final class CdcSinkConfig extends AbstractConfig {
                 GROUP_INPUT, ++o, Width.LONG, "Database renames");
 
         o = 0;
-        d.define(SAFE_MODE, Type.STRING, "auto", ConfigDef.ValidString.in("auto", "always", "never"),
+        d.define(SAFE_MODE, Type.STRING, "auto", ConfigDef.ValidString.in(java.util.Arrays.stream(SafeMode.values())
+                        .map(SafeMode::configName).toArray(String[]::new)),
                 Importance.HIGH, "auto: idempotent writes (upsert/REPLACE, deletes by key) for rows that may have "
                         + "been applied before, i.e. rows committed at the source before the task started or was "
                         + "assigned the partition (plus safe.mode.replay.margin.ms); plain INSERT/UPDATE/DELETE after "
@@ -213,7 +231,8 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "and ddl_run), so that it runs once, after every partition passed it. Needs CREATE, SELECT, "
                         + "INSERT, UPDATE and DELETE there. Empty turns both off.",
                 GROUP_APPLY, ++o, Width.MEDIUM, "DDL checkpoint database");
-        d.define(DDL_UNSUPPORTED, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip"), Importance.LOW,
+        d.define(DDL_UNSUPPORTED, Type.STRING, "fail",
+                ConfigDef.ValidString.in(DDL_UNSUPPORTED_VALUES.toArray(new String[0])), Importance.LOW,
                 "What a DDL statement does that the target has no translation for (PostgreSQL translates CREATE "
                         + "TABLE, ADD/DROP/MODIFY/CHANGE COLUMN, indexes, TRUNCATE, DROP TABLE, RENAME TABLE and "
                         + "databases as schemas; MySQL-family targets run every statement as it is): fail stops the "
@@ -248,7 +267,7 @@ public final class CdcSinkConfig extends AbstractConfig {
         d.define(TASK_COUNT, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "Tasks of this connector sharing the target's statement budget. Set by the connector for each task "
                         + "from tasks.max; no need to set it.", GROUP_STATEMENTS, ++o, Width.SHORT, "Task count");
-        return d;
+        return SinkRecommenders.attach(d);
     }
 
     /** A value for the session's time_zone: an offset, SYSTEM, or a zone name. */

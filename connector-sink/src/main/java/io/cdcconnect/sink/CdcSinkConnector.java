@@ -6,7 +6,9 @@ import io.cdcconnect.sink.ddl.DdlCheckpoint;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
+import io.cdcconnect.sink.validate.SinkValidation;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -76,6 +78,15 @@ public final class CdcSinkConnector extends SinkConnector {
                     + DataSources.redact(config.connectionUrl()) + ": " + e.getMessage(), e);
         }
         return true;
+    }
+
+    /**
+     * Each setting, the rules that span settings, and a live check of the target (reachable, dialect, privileges,
+     * prepared-statement budget), every finding on the setting it concerns: {@link SinkValidation}.
+     */
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        return SinkValidation.validate(connectorConfigs);
     }
 
     @Override

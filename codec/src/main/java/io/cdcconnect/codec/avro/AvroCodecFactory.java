@@ -47,6 +47,29 @@ public final class AvroCodecFactory implements EventEncoderFactory {
     public static final String BIGINT_UNSIGNED_HANDLING = "avro-bigint-unsigned-handling-mode";
     public static final String NAMESPACE = "avro-namespace";
 
+    /** What the decoder reads: the registry, its credentials, timeout and trust store. */
+    public static final java.util.Set<String> DECODER_OPTIONS = java.util.Set.of(SCHEMA_REGISTRY,
+            SCHEMA_REGISTRY_USERNAME, SCHEMA_REGISTRY_PASSWORD, SCHEMA_REGISTRY_TIMEOUT_MS, SCHEMA_REGISTRY_TRUSTSTORE,
+            SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD, SCHEMA_REGISTRY_TRUSTSTORE_TYPE);
+
+    @Override
+    public java.util.Set<String> decoderOptions() {
+        return DECODER_OPTIONS;
+    }
+
+    /**
+     * Names and values as {@link #decoder} reads them, without making the registry client; the registry URL may come
+     * later (the sink's schema.registry.url), so it is not required here.
+     */
+    @Override
+    public void checkDecoderOptions(Map<String, String> options) {
+        EventEncoderFactory.refuseUnknown(options, DECODER_OPTIONS);
+        if (CodecOptions.integer(options, SCHEMA_REGISTRY_TIMEOUT_MS, 10_000) <= 0) {
+            throw new IllegalArgumentException("option " + SCHEMA_REGISTRY_TIMEOUT_MS + " must be positive");
+        }
+        tls(options);
+    }
+
     /** Options as {@link #encoder} reads them, without making the registry client. */
     @Override
     public void checkEncoderOptions(Map<String, String> options) {

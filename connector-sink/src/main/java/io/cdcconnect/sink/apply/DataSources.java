@@ -28,6 +28,42 @@ public final class DataSources {
         return USER_INFO.matcher(out).replaceAll("$1***@");
     }
 
+    /** The passwords a JDBC URL carries (user:password@, password=...), to be masked wherever the URL may show. */
+    public static java.util.List<String> secretsIn(String url) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (url == null) return out;
+        java.util.regex.Matcher m = Pattern.compile("(?i)[?&;](?:password|password1|password2|password3|"
+                + "trustCertificateKeyStorePassword|clientCertificateKeyStorePassword|sslpassword)=([^&;]*)")
+                .matcher(url);
+        while (m.find()) if (!m.group(1).isEmpty()) out.add(m.group(1));
+        m = Pattern.compile("//[^/@:]*:([^/@]*)@").matcher(url);
+        while (m.find()) if (!m.group(1).isEmpty()) out.add(m.group(1));
+        return out;
+    }
+
+    /**
+     * One connection outside any pool, with the dialect's driver settings and session, connecting and each answer
+     * bounded by {@code timeoutMillis}: for a check that must answer quickly. The driver is loaded from the sink's own
+     * class loader (under Connect's plugin loader DriverManager may not know it).
+     */
+    public static java.sql.Connection connect(SqlDialect dialect, String url, String user, String password,
+                                              int timeoutMillis) throws java.sql.SQLException {
+        java.util.Properties p = dialect.driverProperties(timeoutMillis);
+        dialect.limitConnectTime(p, timeoutMillis);
+        if (user != null) p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        java.sql.Driver driver;
+        try {
+            driver = (java.sql.Driver) Class.forName(dialect.driverClass(), true, DataSources.class.getClassLoader())
+                    .getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new java.sql.SQLException("the JDBC driver " + dialect.driverClass() + " is not available: " + e);
+        }
+        java.sql.Connection c = driver.connect(url, p);
+        if (c == null) throw new java.sql.SQLException("the driver " + dialect.driverClass() + " refuses the URL");
+        return c;
+    }
+
     /**
      * The pool for {@code dialect}'s database.
      *

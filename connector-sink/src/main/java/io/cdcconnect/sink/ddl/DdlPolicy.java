@@ -96,6 +96,16 @@ public final class DdlPolicy {
                 + String.join(", ", names));
     }
 
+    /** The kinds of statement that run. */
+    public Set<Kind> allowed() {
+        return allowed.isEmpty() ? EnumSet.noneOf(Kind.class) : EnumSet.copyOf(allowed);
+    }
+
+    /** Whether no statement may run in {@code database}: a system database or the sink's own. */
+    public boolean protects(String database) {
+        return database != null && protectedDatabases.contains(database.toLowerCase(Locale.ROOT));
+    }
+
     /** The check, then the policy, for {@code sql} to be run in {@code targetDatabase} (may be empty). */
     public Decision decide(String sql, String targetDatabase) {
         Scan scan;

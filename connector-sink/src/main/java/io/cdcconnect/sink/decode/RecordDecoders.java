@@ -32,18 +32,29 @@ public final class RecordDecoders {
             throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format.configName(),
                     "this build of the sink does not decode " + format + " yet");
         }
+        Map<String, String> options = codecOptions(config);
+        if (format.needsSchemaRegistry() && !options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
+            throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
+                    "input.format=" + format + " needs the schema registry's URL");
+        }
+        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone());
+    }
+
+    /** Whether the decoder of a format that needs a schema registry is told where it is. */
+    public static boolean hasSchemaRegistry(CdcSinkConfig config) {
+        return codecOptions(config).containsKey(AvroCodecFactory.SCHEMA_REGISTRY);
+    }
+
+    /** The options the codec's decoder gets: input.codec.options, plus what the sink's own settings say. */
+    private static Map<String, String> codecOptions(CdcSinkConfig config) {
         Map<String, String> options = new HashMap<>(config.inputCodecOptions());
         options.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
-        if (format.needsSchemaRegistry()) {
+        if (config.inputWireFormat().needsSchemaRegistry()) {
             options.putAll(config.schemaRegistryTls());
             if (!config.schemaRegistryUrl().isBlank()) {
                 options.put(AvroCodecFactory.SCHEMA_REGISTRY, config.schemaRegistryUrl());
             }
-            if (!options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
-                throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
-                        "input.format=" + format + " needs the schema registry's URL");
-            }
         }
-        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone());
+        return options;
     }
 }

@@ -56,6 +56,32 @@ public interface SqlDialect {
         c.setNetworkTimeout(Runnable::run, millis);
     }
 
+    /** Bounds connecting with {@code driverProperties} to {@code millis}: for a check that must answer quickly. */
+    void limitConnectTime(Properties driverProperties, int millis);
+
+    // ---- validation -----------------------------------------------------------------------------------------------
+
+    /**
+     * Null when a server reporting {@code serverVersion} can be served with the {@code dialect} setting
+     * {@code configured}; otherwise why not and what to choose.
+     */
+    default String serverMismatch(String configured, String serverVersion) {
+        return null;
+    }
+
+    /**
+     * What the connected user lacks for the sink's work, one message each (naming the grant that fixes it); empty
+     * when nothing is missing or the server does not say (privileges through roles, say): a check must never refuse
+     * a user that may be able to do the work.
+     *
+     * @param dataSchemas   the schemas rows and DDL go to, as far as the configuration names them (may be empty)
+     * @param ddl           the kinds of DDL statement the sink may run there
+     * @param controlSchema the sink's own schema (DDL checkpoint, coordination), or empty for none
+     */
+    List<String> missingPrivileges(Connection c, java.util.Set<String> dataSchemas,
+                                   java.util.Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+            throws SQLException;
+
     // ---- metadata -------------------------------------------------------------------------------------------------
 
     /** The table's columns and unique keys, or null when it does not exist. */

@@ -34,14 +34,19 @@ public final class StatementCachePolicy {
      */
     public static StatementCachePolicy of(int configuredCap, long serverMaxPrepared, int connections, int tasks,
                                           SinkMetrics metrics) {
+        int per = perConnection(configuredCap, serverMaxPrepared, connections, tasks);
+        return new StatementCachePolicy(per, per * Math.max(1, connections), metrics);
+    }
+
+    /** The statements one connection may keep: the configured cap, within its share of the server's budget. */
+    public static int perConnection(int configuredCap, long serverMaxPrepared, int connections, int tasks) {
         long perConn = configuredCap;
         if (serverMaxPrepared >= 0) {
             // leave half of the server's statements to other clients
             long share = serverMaxPrepared / 2 / Math.max(1, tasks) / Math.max(1, connections);
             perConn = Math.min(perConn, share);
         }
-        int per = (int) Math.max(0, perConn);
-        return new StatementCachePolicy(per, per * Math.max(1, connections), metrics);
+        return (int) Math.max(0, perConn);
     }
 
     /** How many statements one connection may keep open. 0 disables caching (every statement is text). */

@@ -119,6 +119,38 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     }
 
     @Override
+    public void limitConnectTime(Properties driverProperties, int millis) {
+        driverProperties.setProperty("connectTimeout", Integer.toString(millis));
+    }
+
+    /**
+     * auto serves every server of the family; mariadb and tidb only their own; mysql57 any MySQL; mysql8 MySQL 8.0.20
+     * and later (the row alias of its upserts).
+     */
+    @Override
+    public String serverMismatch(String configured, String serverVersion) {
+        String name = configured == null ? "auto" : configured.toLowerCase(Locale.ROOT);
+        if (name.equals("auto")) return null;
+        MySqlFamilyDialect server = fromVersion(serverVersion);
+        boolean fits = switch (name) {
+            case "mariadb" -> server instanceof MariaDbDialect;
+            case "tidb" -> server instanceof TiDbDialect;
+            case "mysql57" -> server instanceof MySql57Dialect || server instanceof MySql8Dialect;
+            case "mysql8" -> server instanceof MySql8Dialect;
+            default -> false;
+        };
+        return fits ? null : "dialect '" + configured + "' does not fit the server, version " + serverVersion
+                + ": set auto (which chooses " + server.name() + " for it)";
+    }
+
+    @Override
+    public List<String> missingPrivileges(Connection c, Set<String> dataSchemas,
+                                          Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+            throws SQLException {
+        return MySqlPrivileges.missing(c, dataSchemas, ddl, controlSchema);
+    }
+
+    @Override
     public String sessionInitSql(String timeZone) {
         // the source accepted zero dates ('0000-00-00', '2024-00-00') under its own sql_mode: so must we
         StringBuilder sb = new StringBuilder("SET SESSION time_zone = '").append(timeZone).append("', SESSION sql_mode = "

@@ -111,6 +111,31 @@ public final class PostgresDialect extends StandardSqlDialect {
         return p;
     }
 
+    @Override
+    public void limitConnectTime(Properties driverProperties, int millis) {
+        String seconds = Integer.toString(Math.max(1, (millis + 999) / 1000));
+        driverProperties.setProperty("connectTimeout", seconds);
+        driverProperties.setProperty("loginTimeout", seconds);
+    }
+
+    /** PostgreSQL 12 or later (generated columns, the catalog this dialect reads). */
+    @Override
+    public String serverMismatch(String configured, String serverVersion) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)").matcher(serverVersion == null ? ""
+                : serverVersion);
+        if (m.find() && Integer.parseInt(m.group(1)) < 12) {
+            return "the target runs " + serverVersion + "; the sink needs PostgreSQL 12 or later";
+        }
+        return null;
+    }
+
+    @Override
+    public List<String> missingPrivileges(Connection c, Set<String> dataSchemas,
+                                          Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+            throws SQLException {
+        return PostgresPrivileges.missing(c, dataSchemas, ddl, controlSchema);
+    }
+
     /**
      * The session's TimeZone, in which TIMESTAMP text is read into {@code timestamptz}: an ISO offset ("+08:00") as
      * an interval (PostgreSQL reads a bare "+08:00" zone string with POSIX's inverted sign), SYSTEM as the server's

@@ -1,0 +1,95 @@
+package io.cdcconnect.sink.validate;
+
+import io.cdcconnect.codec.WireFormat;
+import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.decode.RecordDecoders;
+import io.cdcconnect.sink.dialect.Dialects;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The sink's rules that span settings, each reported on the setting it concerns: what a task would otherwise find only
+ * when it starts. {@link CdcSinkConfig}'s constructor throws the first; the connector's {@code validate()} reports them
+ * all. Settings that each are valid on their own are the ConfigDef's business, not this class's.
+ */
+public final class ConfigRules {
+
+    private ConfigRules() {
+    }
+
+    /** Every problem of {@code config}, in the order of the settings. */
+    public static List<ConfigProblem> check(CdcSinkConfig config) {
+        List<ConfigProblem> out = new ArrayList<>();
+        String mismatch = Dialects.mismatch(config.connectionUrl(), config.dialect());
+        if (mismatch != null) out.add(new ConfigProblem(CdcSinkConfig.DIALECT, mismatch));
+        WireFormat format = config.inputWireFormat();
+        Map<String, String> options = null;
+        try {
+            options = config.inputCodecOptions();
+            format.checkDecoderOptions(options);
+        } catch (ConfigException | IllegalArgumentException e) {
+            out.add(new ConfigProblem(CdcSinkConfig.INPUT_CODEC_OPTIONS, "input.format=" + format + ": "
+                    + e.getMessage()));
+        }
+        if (format.needsSchemaRegistry()) {
+            if (options != null && !RecordDecoders.hasSchemaRegistry(config)) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_REGISTRY_URL, "input.format=" + format + " needs the "
+                        + "schema registry's URL: set " + CdcSinkConfig.SCHEMA_REGISTRY_URL + " (e.g. "
+                        + "http://registry:8081, or Apicurio's http://host:8080/apis/ccompat/v7)"));
+            }
+            try {
+                format.checkDecoderOptions(config.schemaRegistryTls());
+            } catch (IllegalArgumentException e) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_REGISTRY_TRUSTSTORE, e.getMessage()));
+            }
+        }
+        out.addAll(schemaMap(config));
+        return out;
+    }
+
+    /**
+     * {@code schema.map}: entries {@code source=target}, each source once, no target that the sink must never write
+     * into (the target's system databases and the DDL checkpoint database).
+     */
+    static List<ConfigProblem> schemaMap(CdcSinkConfig config) {
+        List<ConfigProblem> out = new ArrayList<>();
+        Map<String, String> map;
+        try {
+            map = config.schemaMap();
+        } catch (ConfigException e) {
+            out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_MAP, e.getMessage() + " (write source=target pairs "
+                    + "separated by commas, e.g. shop=shop_replica,crm=crm_copy)"));
+            return out;
+        }
+        Set<String> seen = new HashSet<>();
+        for (String entry : config.getList(CdcSinkConfig.SCHEMA_MAP)) {
+            int eq = entry.indexOf('=');
+            String source = eq < 0 ? entry.trim() : entry.substring(0, eq).trim();
+            if (!source.isEmpty() && !seen.add(source)) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_MAP, "database '" + source + "' is mapped more than "
+                        + "once; keep one " + source + "=target entry"));
+            }
+        }
+        DdlPolicy policy = DdlPolicy.parse(List.of("none"), config.ddlCheckpointDatabase(),
+                Dialects.forUrl(config.connectionUrl()).systemSchemas());
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            if (policy.protects(e.getValue())) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_MAP, "'" + e.getKey() + "=" + e.getValue()
+                        + "' maps into '" + e.getValue() + "', a system database or the sink's own ("
+                        + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "): map it to a database of your data"));
+            }
+        }
+        return out;
+    }
+
+    /** The databases rows and DDL go to that the configuration names: the targets of {@code schema.map}. */
+    public static Set<String> mappedSchemas(CdcSinkConfig config) {
+        return new java.util.LinkedHashSet<>(config.schemaMap().values());
+    }
+}

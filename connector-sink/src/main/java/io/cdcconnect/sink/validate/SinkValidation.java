@@ -1,0 +1,74 @@
+package io.cdcconnect.sink.validate;
+
+import io.cdcconnect.sink.CdcSinkConfig;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The sink's answer to Connect's {@code validate}: each setting on its own (the ConfigDef: types, validators,
+ * recommended values, visibility), then the rules that span settings ({@link ConfigRules}), then, once the connection
+ * settings are sound, the target itself ({@link TargetCheck}). Every finding goes on the setting it concerns.
+ */
+public final class SinkValidation {
+
+    /** What the live check needs sound before it can run. */
+    private static final Set<String> CONNECTION = Set.of(CdcSinkConfig.CONNECTION_URL, CdcSinkConfig.CONNECTION_USER,
+            CdcSinkConfig.CONNECTION_PASSWORD, CdcSinkConfig.DIALECT, CdcSinkConfig.SCHEMA_MAP,
+            CdcSinkConfig.DDL_APPLY, CdcSinkConfig.DDL_CHECKPOINT_DATABASE);
+
+    private SinkValidation() {
+    }
+
+    public static Config validate(Map<String, String> props) {
+        List<ConfigValue> values = CdcSinkConfig.configDef().validate(props);
+        Map<String, ConfigValue> byName = new HashMap<>();
+        for (ConfigValue v : values) byName.put(v.name(), v);
+        // settings that are wrong on their own fall back to their defaults for the rules, and get no second error
+        Map<String, String> sound = new HashMap<>(props);
+        for (ConfigValue v : values) {
+            if (!v.errorMessages().isEmpty()) sound.remove(v.name());
+        }
+        CdcSinkConfig config;
+        try {
+            config = CdcSinkConfig.withoutRules(sound);
+        } catch (ConfigException e) {
+            return new Config(values); // a required setting is missing or wrong: already reported on it
+        }
+        List<ConfigProblem> problems = ConfigRules.check(config);
+        boolean live = problems.stream().noneMatch(p -> CONNECTION.contains(p.setting()))
+                && CONNECTION.stream().allMatch(n -> byName.get(n) == null || byName.get(n).errorMessages().isEmpty());
+        if (live) problems = concat(problems, TargetCheck.check(config, tasks(props)));
+        for (ConfigProblem p : problems) {
+            ConfigValue v = byName.get(p.setting());
+            if (v == null) {
+                v = new ConfigValue(p.setting());
+                byName.put(p.setting(), v);
+                values.add(v);
+            }
+            if (!props.containsKey(p.setting()) || sound.containsKey(p.setting())) v.addErrorMessage(p.message());
+        }
+        return new Config(values);
+    }
+
+    private static List<ConfigProblem> concat(List<ConfigProblem> a, List<ConfigProblem> b) {
+        List<ConfigProblem> out = new java.util.ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** Connect's {@code tasks.max} (what the connector hands each task as task.count), at least 1. */
+    static int tasks(Map<String, String> props) {
+        try {
+            return Math.max(1, Integer.parseInt(props.getOrDefault("tasks.max", "1").trim()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+}

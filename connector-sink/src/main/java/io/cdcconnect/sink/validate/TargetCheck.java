@@ -1,0 +1,110 @@
+package io.cdcconnect.sink.validate;
+
+import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.apply.DataSources;
+import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.ServerLimits;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The live half of validation: connects to the target once, bounded by {@link #TIMEOUT_MS}, and reports what a task
+ * would meet there. Reachable (else on {@code connection.url}, with the driver's own words, passwords masked); the
+ * session time zone accepted; the server's product and version fitting {@code dialect}; the privileges the sink
+ * needs on the databases {@code schema.map} names and on its own ({@code ddl.checkpoint.database}); and a share of
+ * the server's prepared statements for every connection. What each database says and how is its dialect's.
+ */
+public final class TargetCheck {
+
+    /** Connecting and each answer: a REST call that validates must stay responsive. */
+    public static final int TIMEOUT_MS = 5_000;
+
+    private TargetCheck() {
+    }
+
+    /**
+     * @param tasks how many tasks of the connector will share the server ({@code tasks.max})
+     */
+    public static List<ConfigProblem> check(CdcSinkConfig config, int tasks) {
+        List<ConfigProblem> out = new ArrayList<>();
+        String url = config.connectionUrl();
+        SqlDialect dialect = Dialects.forUrl(url);
+        Connection c;
+        try {
+            c = DataSources.connect(dialect, url, config.connectionUser(), config.connectionPassword(), TIMEOUT_MS);
+        } catch (SQLException | RuntimeException e) {
+            out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_URL, "cannot connect to " + DataSources.redact(url)
+                    + " as " + config.connectionUser() + ": " + mask(config, e.getMessage()) + " (check host, port, "
+                    + "connection.user and connection.password, and that the target accepts connections from the "
+                    + "Connect workers)"));
+            return out;
+        }
+        try (c) {
+            try (Statement st = c.createStatement()) {
+                st.execute(dialect.sessionInitSql(config.timestampTimeZone()));
+            } catch (SQLException e) {
+                out.add(new ConfigProblem(CdcSinkConfig.TIMESTAMP_TIME_ZONE, "the target refuses the session time "
+                        + "zone '" + config.timestampTimeZone() + "': " + mask(config, e.getMessage()) + " (use an "
+                        + "offset such as +00:00, or load the target's time zone tables)"));
+            }
+            ServerLimits limits = dialect.readLimits(c);
+            String mismatch = dialect.serverMismatch(config.dialect(), limits.version());
+            if (mismatch != null) {
+                out.add(new ConfigProblem(CdcSinkConfig.DIALECT, mismatch));
+                return out;
+            }
+            SqlDialect server = dialect.refine(config.dialect(), limits.version());
+            DdlPolicy policy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase());
+            for (String m : server.missingPrivileges(c, ConfigRules.mappedSchemas(config), policy.allowed(),
+                    config.ddlCheckpointDatabase())) {
+                out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_USER, m));
+            }
+            ConfigProblem statements = statementBudget(config, limits, tasks);
+            if (statements != null) out.add(statements);
+            if (!c.getAutoCommit()) c.rollback();
+        } catch (SQLException | RuntimeException e) {
+            out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_URL, "connected to " + DataSources.redact(url)
+                    + ", but could not read what the sink needs to know: " + mask(config, e.getMessage())));
+        }
+        return out;
+    }
+
+    /**
+     * Null when every connection of the connector gets a share of the server's prepared statements; otherwise the
+     * problem on {@code statement.cache.size}: the cache would be off and every statement sent as text.
+     */
+    static ConfigProblem statementBudget(CdcSinkConfig config, ServerLimits limits, int tasks) {
+        int configured = config.statementCacheSize();
+        int connections = config.workerCount() + 1;
+        if (configured == 0 || StatementCachePolicy.perConnection(configured, limits.maxPreparedStmtCount(),
+                connections, tasks) > 0) {
+            return null;
+        }
+        return new ConfigProblem(CdcSinkConfig.STATEMENT_CACHE_SIZE, "the target's max_prepared_stmt_count is "
+                + limits.maxPreparedStmtCount() + ", and the sink keeps half of it for other clients: "
+                + tasks + " task(s) x " + connections + " connections (worker.count + 1) leave no prepared statement "
+                + "per connection, so every statement would be sent as text. Raise max_prepared_stmt_count to at "
+                + "least " + 2L * tasks * connections + " (better " + 2L * tasks * connections * configured
+                + "), lower tasks.max or worker.count, or set statement.cache.size=0 to choose text statements");
+    }
+
+    /** The text with every password of the configuration masked: drivers may echo what they were given. */
+    static String mask(CdcSinkConfig config, String text) {
+        if (text == null) return "(no message)";
+        String out = text;
+        List<String> secrets = new ArrayList<>(DataSources.secretsIn(config.connectionUrl()));
+        if (config.connectionPassword() != null) secrets.add(config.connectionPassword());
+        out = out.replace(config.connectionUrl(), DataSources.redact(config.connectionUrl()));
+        for (String s : secrets) {
+            if (!s.isEmpty()) out = out.replace(s, "***");
+        }
+        return out;
+    }
+}

@@ -104,6 +104,11 @@ public class CdcSourceConnector extends SourceConnector {
         List<ConfigValue> values = new ArrayList<>(ours.configValues());
         Map<String, ConfigValue> byName = new HashMap<>();
         for (ConfigValue v : values) byName.put(v.name(), v);
+        ExactlyOnce.problem(connectorConfigs).ifPresent(problem -> {
+            ConfigValue v = new ConfigValue(ExactlyOnce.TRANSACTION_BOUNDARY_CONFIG);
+            v.addErrorMessage(problem);
+            values.add(v);
+        });
         if (!allValid(values)) return new Config(values);
         CdcSourceConfig config;
         try {
@@ -163,10 +168,16 @@ public class CdcSourceConnector extends SourceConnector {
         return errors;
     }
 
+    /** Exactly-once (KIP-618) holds with poll or connector transaction boundaries ({@link ExactlyOnce}). */
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-        // Offsets are Debezium's; they resume a transaction by skipping rows already sent, which is not atomic with
-        // the produced records.
-        return ExactlyOnceSupport.UNSUPPORTED;
+        return ExactlyOnce.support(connectorConfig);
+    }
+
+    /** The task ends a transaction at the last record of each poll when {@code transaction.boundary=connector}. */
+    @Override
+    public org.apache.kafka.connect.source.ConnectorTransactionBoundaries canDefineTransactionBoundaries(
+            Map<String, String> connectorConfig) {
+        return ExactlyOnce.boundaries(connectorConfig);
     }
 }

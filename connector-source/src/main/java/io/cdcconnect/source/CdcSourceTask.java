@@ -54,6 +54,8 @@ public class CdcSourceTask extends SourceTask {
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     /** Debezium's offset last handed to Connect; a record that claims nothing repeats it (a null offset would delete it). */
     private Map<String, ?> lastOffset;
+    /** Connect's, when transaction.boundary=connector (exactly-once): each poll's last record ends a transaction. */
+    private org.apache.kafka.connect.source.TransactionContext transactions;
 
     @Override
     public String version() {
@@ -81,6 +83,7 @@ public class CdcSourceTask extends SourceTask {
         if (context != null && context.offsetStorageReader() != null) {
             lastOffset = context.offsetStorageReader().offset(Map.of("server", config.topicPrefix()));
         }
+        transactions = context != null ? context.transactionContext() : null;
         awaitPredecessor();
         debezium.initialize(context);
         try {
@@ -162,7 +165,7 @@ public class CdcSourceTask extends SourceTask {
         if (events.isEmpty()) {
             if (heartbeat == null) return null;
             if (heartbeat.sourceOffset() != null) lastOffset = heartbeat.sourceOffset();
-            return List.of(heartbeatRecord(heartbeat));
+            return endOfPoll(List.of(heartbeatRecord(heartbeat)));
         }
         List<Message> messages;
         try {
@@ -176,6 +179,17 @@ public class CdcSourceTask extends SourceTask {
         if (!records.isEmpty() && records.get(records.size() - 1).sourceOffset() != null) {
             lastOffset = records.get(records.size() - 1).sourceOffset();
         }
+        return endOfPoll(records);
+    }
+
+    /**
+     * With connector-defined transaction boundaries, the poll's last record ends the transaction: only there does a
+     * record's offset claim exactly what was sent ({@link ExactlyOnce}).
+     */
+    private List<SourceRecord> endOfPoll(List<SourceRecord> records) {
+        if (transactions != null && !records.isEmpty()) {
+            transactions.commitTransaction(records.get(records.size() - 1));
+        }
         return records;
     }
 
@@ -186,7 +200,7 @@ public class CdcSourceTask extends SourceTask {
      * message that cannot claim anything repeats the latest claim (of this poll or an earlier one): Connect commits
      * the offset of the last acknowledged record as it is, and a null there would delete the stored position (a
      * restart would then snapshot afresh and skip binlog). Without batching across partitions, each message carries
-     * the offset of its last row.
+     * the offset of its last row; the events of one Debezium record are claimed together, with the last of them.
      */
     static List<SourceRecord> toRecords(List<Outgoing> events, List<Message> messages) {
         return toRecords(events, messages, null);
@@ -202,10 +216,17 @@ public class CdcSourceTask extends SourceTask {
         for (Message m : messages) {
             for (int i : m.events()) done.set(i);
             complete = done.nextClearBit(complete + 1) - 1;
+            // One Debezium record can yield several events (an update split over two partitions, a DDL copy per
+            // partition): its offset covers them all, so it is claimed only once its last event is sent.
+            int claim = complete;
+            while (claim > claimed && claim + 1 < events.size()
+                    && events.get(claim + 1).origin() == events.get(claim).origin()) {
+                claim--;
+            }
             SourceRecord origin = null;
-            if (complete > claimed) {
-                origin = (SourceRecord) events.get(complete).origin();
-                claimed = complete;
+            if (claim > claimed) {
+                origin = (SourceRecord) events.get(claim).origin();
+                claimed = claim;
                 if (origin.sourceOffset() != null) offset = origin.sourceOffset();
             }
             long ms = io.cdcconnect.codec.model.ChangeEvent.physicalMillis(m.commitTs());

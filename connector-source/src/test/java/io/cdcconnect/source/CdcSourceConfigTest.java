@@ -125,7 +125,8 @@ class CdcSourceConfigTest {
         assertEquals(p, tasks.get(0));
         assertEquals(CdcSourceTask.class, c.taskClass());
         assertNotNull(c.version());
-        assertEquals(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED, c.exactlyOnceSupport(p));
+        // (which transaction boundaries keep it exactly-once: ExactlyOnceTest)
+        assertEquals(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED, c.exactlyOnceSupport(p));
         c.stop();
     }
 

@@ -220,6 +220,60 @@ class MessageOffsetsTest {
         }
     }
 
+    /**
+     * One Debezium record becomes several events: an update whose key moves between partitions (a delete and an
+     * insert) and a DDL copy for each of three partitions. Its offset means "resume after the whole record", so no
+     * message may claim it before the record's last event is sent: a commit there (Connect's offset flush, or an
+     * exactly-once transaction) would otherwise lose the rest on a restart.
+     */
+    @Test
+    void aRecordsOffsetIsClaimedOnlyWithTheLastOfItsEvents() {
+        List<Outgoing> events = new ArrayList<>();
+        List<SourceRecord> origins = new ArrayList<>();
+        for (int r = 0; r < 12; r++) {
+            SourceRecord origin = origin(r);
+            origins.add(origin);
+            if (r % 4 == 1) {
+                DdlChange ddl = new DdlChange("s", "t", "ALTER TABLE t ADD c" + r + " INT", DdlChange.Kind.ALTER, 500L + r);
+                for (int p = 0; p < 3; p++) events.add(new Outgoing("top", p, ddl, origin));
+            } else if (r % 4 == 3) {
+                events.add(new Outgoing("top", r % 3, RowChange.delete(T, new Object[] {(long) r}, 1000L + r), origin));
+                events.add(new Outgoing("top", (r + 1) % 3, RowChange.insert(T, new Object[] {(long) r + 100}, 1000L + r),
+                        origin));
+            } else {
+                events.add(new Outgoing("top", r % 3, RowChange.insert(T, new Object[] {(long) r}, 1000L + r), origin));
+            }
+        }
+        // one message per event, in the encoder group's order (partition by partition), not the events' order
+        try (GroupEncoder enc = new GroupEncoder(2, 1 << 20, 2,
+                () -> EventEncoders.create(EventEncoders.CANAL_JSON, Map.of()), false, false, true)) {
+            List<Message> messages = enc.encode(events);
+            List<SourceRecord> records = CdcSourceTask.toRecords(events, messages, Map.of("i", -1));
+            java.util.BitSet sent = new java.util.BitSet();
+            int claims = 0;
+            Map<String, ?> before = Map.of("i", -1);
+            for (int k = 0; k < records.size(); k++) {
+                for (int i : messages.get(k).events()) sent.set(i);
+                Map<String, ?> offset = records.get(k).sourceOffset();
+                assertNotNull(offset, "record " + k);
+                if (offset.equals(before)) continue;
+                claims++;
+                int claimed = (Integer) offset.get("i");
+                for (int i = 0; i < events.size(); i++) {
+                    if (((SourceRecord) events.get(i).origin()).sourceOffset().get("i") instanceof Integer o
+                            && o <= claimed) {
+                        assertTrue(sent.get(i), "record " + k + " claims source record " + claimed + " before its event "
+                                + i + " (" + events.get(i).event().getClass().getSimpleName() + " to partition "
+                                + events.get(i).partition() + ") is sent");
+                    }
+                }
+                before = offset;
+            }
+            assertEquals(Map.of("i", 11), records.get(records.size() - 1).sourceOffset());
+            assertTrue(claims > 1, "claims advance within the poll");
+        }
+    }
+
     /** Rows of each partition arrive in source order, and each DDL sits where it was. */
     private static void assertPartitionOrder(List<SourceRecord> records) {
         OpenProtocolDecoder decoder = new OpenProtocolDecoder();

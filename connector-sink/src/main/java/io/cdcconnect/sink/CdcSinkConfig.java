@@ -54,6 +54,8 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
     public static final String DDL_UNSUPPORTED = "ddl.unsupported";
     public static final String DDL_APPLY = "ddl.apply";
+    public static final String AUTO_CREATE = "auto.create";
+    public static final String AUTO_EVOLVE = "auto.evolve";
     public static final String CONNECTION_SOCKET_TIMEOUT_MS = "connection.socket.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
 
@@ -239,6 +241,19 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "task naming the statement, so it can be applied by hand; skip logs a warning and counts it "
                         + "in cdc.sink.ddl.unsupported.",
                 GROUP_APPLY, ++o, Width.SHORT, "Unsupported DDL");
+        d.define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Create a target table that does not exist from the columns a row carries (types, key), instead of "
+                        + "failing on its first row. Off by default: with TiCDC's formats the stream's own DDL "
+                        + "creates and changes tables. The table is created in the mapped database (schema.map), "
+                        + "which must exist on MySQL-family targets; a row that cannot yield a valid table (ENUM/SET "
+                        + "without elements, a bad name, a protected database) goes to the dead-letter queue or fails "
+                        + "the task. Each table created is logged and counted. docs/sink.md lists the type rules.",
+                GROUP_APPLY, ++o, Width.SHORT, "Create missing tables");
+        d.define(AUTO_EVOLVE, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Add to a target table the columns a row carries that the table lacks (always NULL-able). Never "
+                        + "drops, narrows or retypes a column and never changes a key. Off by default, like "
+                        + "auto.create. Each column added is logged and counted.",
+                GROUP_APPLY, ++o, Width.SHORT, "Add missing columns");
         d.define(CONNECTION_SOCKET_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "Longest the sink waits for the target to answer one statement before it treats the connection as "
                         + "lost (then retried). DDL statements run without this limit (an ALTER TABLE may take hours). "
@@ -324,6 +339,14 @@ public final class CdcSinkConfig extends AbstractConfig {
     /** {@code ddl.unsupported=skip}. */
     public boolean ddlUnsupportedSkip() {
         return getString(DDL_UNSUPPORTED).equals("skip");
+    }
+
+    public boolean autoCreate() {
+        return getBoolean(AUTO_CREATE);
+    }
+
+    public boolean autoEvolve() {
+        return getBoolean(AUTO_EVOLVE);
     }
 
     public String dialect() {

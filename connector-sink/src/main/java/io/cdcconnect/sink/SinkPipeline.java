@@ -15,7 +15,10 @@ import io.cdcconnect.sink.apply.TransactionApplier;
 import io.cdcconnect.sink.apply.ApplyWorker;
 import io.cdcconnect.sink.apply.WorkerPool;
 import io.cdcconnect.sink.conflict.ConflictDetector;
+import io.cdcconnect.sink.ddl.DdlApplier;
 import io.cdcconnect.sink.ddl.DdlCoordinator;
+import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.ddl.TableAutoCreator;
 import io.cdcconnect.sink.ddl.DdlSequencer;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
@@ -83,8 +86,12 @@ public final class SinkPipeline implements AutoCloseable {
                         this::replayFirst));
         this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, ddl,
                 this::checkFailure, this::route, () -> currentOrigin);
+        TableAutoCreator tables = new TableAutoCreator(config.autoCreate(), config.autoEvolve(),
+                new DdlApplier(dataSource, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported),
+                DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(), dialect.systemSchemas()), shapes,
+                metrics, retry);
         this.dispatcher = new TransactionDispatcher(shapes, ddl, metrics, tracker, apply.detector(), safeMode, buffer,
-                () -> rejectedRows);
+                () -> rejectedRows, tables);
         this.builder = new DmlBuilder(dialect, limits.maxAllowedPacket());
         int connections = config.workerCount() + 1;
         this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), limits.maxPreparedStmtCount(), connections,

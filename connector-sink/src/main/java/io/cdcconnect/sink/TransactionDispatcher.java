@@ -6,6 +6,7 @@ import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.WorkItem;
 import io.cdcconnect.sink.conflict.ConflictDetector;
 import io.cdcconnect.sink.ddl.DdlSequencer;
+import io.cdcconnect.sink.ddl.TableAutoCreator;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.offset.OffsetTracker;
@@ -36,12 +37,13 @@ final class TransactionDispatcher {
     private final SafeModeDecision safeMode;
     private final BackPressure buffer;
     private final Supplier<RejectedRows> rejectedRows;
+    private final TableAutoCreator tables;
     /** Tables whose replayed rows of an older shape were reported once. */
     private final Set<String> replayWarned = new java.util.HashSet<>();
 
     TransactionDispatcher(ShapeResolver shapes, DdlSequencer ddl, SinkMetrics metrics, OffsetTracker tracker,
                           ConflictDetector<WorkItem> detector, SafeModeDecision safeMode, BackPressure buffer,
-                          Supplier<RejectedRows> rejectedRows) {
+                          Supplier<RejectedRows> rejectedRows, TableAutoCreator tables) {
         this.shapes = shapes;
         this.ddl = ddl;
         this.metrics = metrics;
@@ -50,6 +52,7 @@ final class TransactionDispatcher {
         this.safeMode = safeMode;
         this.buffer = buffer;
         this.rejectedRows = rejectedRows;
+        this.tables = tables;
     }
 
     /** Hands a complete transaction to the workers, or completes it when nothing of it is left to apply. */
@@ -65,10 +68,12 @@ final class TransactionDispatcher {
         for (int i = 0; i < rows.size(); i++) {
             long offset = txn.offsetOf(i);
             RowShape s;
+            String origin = "topic " + txn.partition().topic() + ", partition " + txn.partition().partition()
+                    + ", offset " + offset;
             try {
-                s = shapes.shapeOf(rows.get(i).table(), "topic " + txn.partition().topic() + ", partition "
-                        + txn.partition().partition() + ", offset " + offset);
-            } catch (ShapeResolver.RowRejectedException e) {
+                s = shapes.shapeOf(rows.get(i).table(), origin);
+            } catch (ShapeResolver.RowRejectedException rejected) {
+                ShapeResolver.RowRejectedException e = rejected;
                 long ts = rows.get(i).commitTs();
                 if (ts > 0 && ts < ddl.lastDdlTs(txn.partition())) {
                     // committed before a DDL statement that already ran from this partition, which removed its
@@ -81,6 +86,23 @@ final class TransactionDispatcher {
                     }
                     metrics.replaySkipped();
                     txn.dropRow(i--);
+                    continue;
+                }
+                // auto.create / auto.evolve: after the replay check, so that a replay never brings back a column
+                // or table the stream's DDL removed
+                s = null;
+                if (tables.enabled()) {
+                    try {
+                        if (tables.repair(rows.get(i).table(), ts, origin)) {
+                            s = shapes.shapeOf(rows.get(i).table(), origin);
+                        }
+                    } catch (ShapeResolver.RowRejectedException still) {
+                        e = still;
+                    }
+                }
+                if (s != null) {
+                    rowShapes.add(s);
+                    s.conflictKeys(rows.get(i), keys);
                     continue;
                 }
                 // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails

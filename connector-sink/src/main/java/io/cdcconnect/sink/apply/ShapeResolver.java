@@ -3,6 +3,7 @@ package io.cdcconnect.sink.apply;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.RowShape;
+import io.cdcconnect.sink.dml.TargetTable;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
@@ -39,7 +40,7 @@ public final class ShapeResolver {
      * dead-letter queue when that is tolerated, or fails the task.
      */
     public static final class RowRejectedException extends ApplyException {
-        RowRejectedException(String message, Throwable cause) {
+        public RowRejectedException(String message, Throwable cause) {
             super(message, cause);
         }
     }
@@ -73,6 +74,16 @@ public final class ShapeResolver {
         }
         shapes.put(key, s);
         return s;
+    }
+
+    /**
+     * The target table of {@code table} read anew, bypassing (and refreshing) the cache; null when the target has no
+     * such table. The shapes of the table are forgotten.
+     */
+    public TargetTable reread(TableInfo table) throws SQLException {
+        String targetSchema = targetSchema(table.schema());
+        shapes.keySet().removeIf(k -> k.startsWith(table.schema() + '\u0000' + table.table() + '\u0000'));
+        return tables.reread(targetSchema, table.table());
     }
 
     /** Forgets every table definition: a DDL statement may have changed any of them. */

@@ -45,6 +45,21 @@ public final class TargetTableCache {
         return t;
     }
 
+    /** The table's description read anew (and kept), or null when the target has no such table. */
+    public TargetTable reread(String schema, String table) throws SQLException {
+        String key = schema + '\u0000' + table;
+        tables.remove(key);
+        TargetTable t = retry.run(() -> {
+            try (Connection c = dataSource.getConnection()) {
+                TargetTable read = dialect.readTable(c, schema, table);
+                if (!c.getAutoCommit()) c.commit();
+                return read;
+            }
+        }, onRetry);
+        if (t != null) tables.put(key, t);
+        return t;
+    }
+
     public void invalidate(String schema, String table) {
         tables.remove(schema + '\u0000' + table);
     }

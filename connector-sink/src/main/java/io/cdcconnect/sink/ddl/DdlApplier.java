@@ -67,9 +67,33 @@ public final class DdlApplier {
         return retry.run(() -> apply(ddl, targetSchema, renamed, schemaMap, origin), onRetry);
     }
 
+    /** What running a statement came to. */
+    public enum Outcome {
+        /** the target ran it */
+        APPLIED,
+        /** the target said it was already in effect ({@link SqlDialect#ddlAlreadyApplied}) */
+        ALREADY_APPLIED,
+        /** not run: database-level under a rename, or unsupported by the target and skipped */
+        SKIPPED
+    }
+
+    /**
+     * As {@link #applyWithRetry} for a statement the sink wrote itself (unqualified names), saying whether the target
+     * ran it or found it already in effect. Its caller logs what it did: the statement is logged here at DEBUG only.
+     */
+    public Outcome runWithRetry(DdlChange ddl, String targetSchema, String origin, RetryPolicy retry, Runnable onRetry)
+            throws SQLException {
+        return retry.run(() -> run(ddl, targetSchema, false, Map.of(), origin, true), onRetry);
+    }
+
     /** As {@link #applyWithRetry}, once. */
     public boolean apply(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                          String origin) throws SQLException {
+        return run(ddl, targetSchema, renamed, schemaMap, origin, false) != Outcome.SKIPPED;
+    }
+
+    private Outcome run(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
+                        String origin, boolean quiet) throws SQLException {
         java.util.regex.Matcher db = DATABASE_DDL.matcher(ddl.query());
         boolean databaseLevel = db.find();
         String named = !databaseLevel ? null : db.group(7) != null ? db.group(7).replace("``", "`") : db.group(8);
@@ -78,7 +102,7 @@ public final class DdlApplier {
                 && !schemaMap.get(named).equals(named)))) {
             LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
                     targetSchema, origin);
-            return false;
+            return Outcome.SKIPPED;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             // no socket timeout for DDL: an ALTER TABLE of a large table may run for hours (the pool restores it);
@@ -87,9 +111,14 @@ public final class DdlApplier {
             c.setAutoCommit(true);
             try {
                 List<String> ran = dialect.applyDdl(st, ddl, targetSchema, schemaMap);
-                LOG.info("Applied DDL {} in {} (commitTs {}, from {}){}", ddl.kind(), dialect.quote(targetSchema),
-                        ddl.commitTs(), origin, ran.size() == 1 && ran.get(0).equals(ddl.query()) ? ""
-                                : " as " + redact(String.join("; ", ran)));
+                if (quiet) {
+                    LOG.debug("Ran {} in {} as {}", redact(ddl.query()), dialect.quote(targetSchema),
+                            redact(String.join("; ", ran)));
+                } else {
+                    LOG.info("Applied DDL {} in {} (commitTs {}, from {}){}", ddl.kind(), dialect.quote(targetSchema),
+                            ddl.commitTs(), origin, ran.size() == 1 && ran.get(0).equals(ddl.query()) ? ""
+                                    : " as " + redact(String.join("; ", ran)));
+                }
             } catch (UnsupportedDdlException e) {
                 if (!skipUnsupported) {
                     throw new SQLException("DDL from " + origin + " cannot be applied to the " + dialect.name()
@@ -100,7 +129,7 @@ public final class DdlApplier {
                 onUnsupported.run();
                 LOG.warn("Skipped DDL {} from {} (ddl.unsupported=skip): {} -- statement: {}", ddl.kind(), origin,
                         e.getMessage(), redact(ddl.query()));
-                return false;
+                return Outcome.SKIPPED;
             } catch (SQLException e) {
                 if (!dialect.ddlAlreadyApplied(e)) {
                     // the server's own message may quote the statement: keep only the masked copy, not the cause
@@ -110,8 +139,9 @@ public final class DdlApplier {
                 }
                 LOG.info("DDL {} in {} (commitTs {}, from {}) already in effect: {}", ddl.kind(),
                         dialect.quote(targetSchema), ddl.commitTs(), origin, dialect.describe(e));
+                return Outcome.ALREADY_APPLIED;
             }
         }
-        return true;
+        return Outcome.APPLIED;
     }
 }

@@ -149,7 +149,7 @@ public final class DebeziumEnvelopeDecoder implements RecordDecoder {
             }
             int flags = DebeziumValues.flagsOf(f.schema());
             if (keyNames.contains(f.name())) flags |= ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY;
-            columns.add(ColumnInfo.of(f.name(), type, flags));
+            columns.add(DebeziumValues.column(f.name(), f.schema(), type, flags));
         }
         return TableInfo.of(schema, table, columns);
     }

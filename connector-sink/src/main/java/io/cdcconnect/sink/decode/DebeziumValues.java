@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.decode;
 
 import io.cdcconnect.codec.model.ColumnFlags;
+import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -16,6 +17,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Date;
+import java.util.Map;
 
 /**
  * Debezium's column representations (Connect types plus semantic schema names) mapped to the model's MySQL types
@@ -74,6 +76,54 @@ final class DebeziumValues {
             default -> throw new IllegalArgumentException("unsupported Connect type " + s.type()
                     + (name.isEmpty() ? "" : " (" + name + ")"));
         };
+    }
+
+    /**
+     * A column with what its schema says of its size, for {@code auto.create}: DECIMAL precision and scale, BIT width,
+     * fractional seconds by the temporal semantic type, and the source column's length, scale and UNSIGNED when the
+     * source propagated them ({@code column.propagate.source.type}, {@code __debezium.source.column.*}).
+     */
+    static ColumnInfo column(String name, Schema s, MySqlType type, int flags) {
+        Map<String, String> p = s.parameters() == null ? Map.of() : s.parameters();
+        String semantic = s.name() == null ? "" : s.name();
+        int length = number(p.get("__debezium.source.column.length"));
+        int scale = number(p.get("__debezium.source.column.scale"));
+        int fsp = -1;
+        switch (semantic) {
+            case "org.apache.kafka.connect.data.Decimal" -> {
+                scale = number(p.get("scale"));
+                int precision = number(p.get("connect.decimal.precision"));
+                if (precision > 0) length = precision;
+            }
+            case "io.debezium.data.Bits" -> length = number(p.get("length"));
+            case "io.debezium.time.Time", "io.debezium.time.Timestamp", "org.apache.kafka.connect.data.Time",
+                 "org.apache.kafka.connect.data.Timestamp" -> fsp = 3;
+            case "io.debezium.time.MicroTime", "io.debezium.time.NanoTime", "io.debezium.time.MicroTimestamp",
+                 "io.debezium.time.NanoTimestamp" -> fsp = 6;
+            default -> {
+            }
+        }
+        if (type.isTemporal()) {
+            // the source's own fractional digits when propagated (DATETIME(2) arrives as a millisecond Timestamp)
+            if (length >= 0 && scale >= 0 && scale <= 6) fsp = scale;
+            length = -1;
+            scale = -1;
+        }
+        String sourceType = p.get("__debezium.source.column.type");
+        if (sourceType != null && sourceType.toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED")) {
+            flags |= ColumnFlags.UNSIGNED;
+        }
+        boolean bin = (flags & ColumnFlags.BINARY) != 0;
+        return new ColumnInfo(name, type, flags, bin ? "binary" : null, length, scale, fsp, java.util.List.of(), null);
+    }
+
+    private static int number(String text) {
+        if (text == null) return -1;
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     static int flagsOf(Schema s) {

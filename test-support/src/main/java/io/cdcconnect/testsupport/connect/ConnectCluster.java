@@ -217,6 +217,21 @@ public final class ConnectCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code PUT /connector-plugins/{class}/config/validate}, as a UI asks before it saves a connector: the worker's
+     * answer (per setting: value, recommended values, visibility, errors), which the caller also checks for secrets.
+     */
+    public JsonNode validate(String connectorClass, Map<String, String> config) {
+        String plugin = connectorClass.substring(connectorClass.lastIndexOf('.') + 1);
+        try {
+            String body = send("PUT", "/connector-plugins/" + plugin + "/config/validate",
+                    JSON.writeValueAsString(config));
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the validation answer: " + e.getMessage(), e);
+        }
+    }
+
     /** {@code GET /connectors/{name}/status}, or null when the connector is unknown. */
     public JsonNode status(String name) {
         try {

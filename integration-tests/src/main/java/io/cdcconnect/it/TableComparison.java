@@ -1,22 +1,22 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.verify.ConnectionSource;
+import io.cdcconnect.verify.RowDifference;
+import io.cdcconnect.verify.TableResult;
+import io.cdcconnect.verify.Verifier;
+import io.cdcconnect.verify.VerifyReport;
+import io.cdcconnect.verify.VerifyRequest;
+
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 
 /**
- * Compares every row of a table in two databases, by primary key, column by column (values read as the server
- * prints them, bytes as hex). The result names the rows that are missing, extra or different.
+ * Compares every row of tables in two databases, by key, column by column: the tests' view of cdc-verify (module
+ * {@code verify}, the command users run), on connections the caller owns. The result names the rows that are
+ * missing, extra or different.
  */
 public final class TableComparison {
 
@@ -40,86 +40,28 @@ public final class TableComparison {
 
     public static List<Result> compareAll(Connection source, String sourceDb, Connection target, String targetDb,
                                           List<String> tables) throws SQLException {
+        List<String> names = new ArrayList<>();
+        for (String t : tables) names.add(sourceDb + "." + t);
+        VerifyRequest request = VerifyRequest.of(ConnectionSource.shared(source), ConnectionSource.shared(target),
+                names, Map.of(sourceDb, targetDb)).withThreads(1).withShown(SHOWN);
+        VerifyReport report = Verifier.run(request, null);
         List<Result> results = new ArrayList<>();
-        for (String t : tables) results.add(compare(source, sourceDb, target, targetDb, t));
+        for (int i = 0; i < tables.size(); i++) results.add(result(tables.get(i), report.tables().get(i)));
         return results;
     }
 
     public static Result compare(Connection source, String sourceDb, Connection target, String targetDb, String table)
             throws SQLException {
-        List<String> key = primaryKey(source, sourceDb, table);
-        Map<String, List<String>> up = rows(source, sourceDb, table, key);
-        Map<String, List<String>> down;
-        try {
-            down = rows(target, targetDb, table, key);
-        } catch (SQLException e) {
-            if (e.getErrorCode() != 1146) throw e; // ER_NO_SUCH_TABLE: not created downstream yet
-            return new Result(table, up.size(), 0, List.of("table missing downstream"), Math.max(1, up.size()));
-        }
-        List<String> diffs = new ArrayList<>();
-        int count = 0;
-        for (Map.Entry<String, List<String>> e : up.entrySet()) {
-            List<String> other = down.get(e.getKey());
-            if (other == null) {
-                count++;
-                if (diffs.size() < SHOWN) diffs.add("missing downstream: " + e.getKey());
-            } else if (!Objects.equals(other, e.getValue())) {
-                count++;
-                if (diffs.size() < SHOWN) diffs.add("differs at " + e.getKey() + ": " + e.getValue() + " vs " + other);
-            }
-        }
-        for (String k : down.keySet()) {
-            if (!up.containsKey(k)) {
-                count++;
-                if (diffs.size() < SHOWN) diffs.add("extra downstream: " + k);
-            }
-        }
-        return new Result(table, up.size(), down.size(), diffs, count);
+        return compareAll(source, sourceDb, target, targetDb, List.of(table)).get(0);
     }
 
-    private static List<String> primaryKey(Connection c, String db, String table) throws SQLException {
-        DatabaseMetaData md = c.getMetaData();
-        TreeMap<Short, String> cols = new TreeMap<>();
-        try (ResultSet rs = md.getPrimaryKeys(db, null, table)) {
-            while (rs.next()) cols.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+    private static Result result(String table, TableResult t) throws SQLException {
+        if (t.status() == TableResult.Status.ERROR) throw new SQLException(t.source() + ": " + t.error());
+        List<String> diffs = new ArrayList<>(t.structureDifferences());
+        for (RowDifference d : t.differences()) {
+            if (diffs.size() < SHOWN) diffs.add(d.toString());
         }
-        if (cols.isEmpty()) throw new SQLException("table " + db + "." + table + " has no primary key to compare by");
-        return new ArrayList<>(cols.values());
-    }
-
-    private static Map<String, List<String>> rows(Connection c, String db, String table, List<String> key)
-            throws SQLException {
-        Map<String, List<String>> out = new HashMap<>();
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT * FROM `" + db + "`.`" + table + "`")) {
-            ResultSetMetaData md = rs.getMetaData();
-            int n = md.getColumnCount();
-            int[] keyPos = new int[key.size()];
-            for (int k = 0; k < key.size(); k++) {
-                for (int i = 1; i <= n; i++) {
-                    if (md.getColumnName(i).equalsIgnoreCase(key.get(k))) keyPos[k] = i;
-                }
-            }
-            while (rs.next()) {
-                List<String> row = new ArrayList<>(n);
-                for (int i = 1; i <= n; i++) row.add(value(rs, md, i));
-                String[] k = new String[keyPos.length];
-                for (int j = 0; j < keyPos.length; j++) k[j] = row.get(keyPos[j] - 1);
-                out.put(Arrays.toString(k), row);
-            }
-        }
-        return out;
-    }
-
-    private static String value(ResultSet rs, ResultSetMetaData md, int i) throws SQLException {
-        switch (md.getColumnType(i)) {
-            case java.sql.Types.BINARY, java.sql.Types.VARBINARY, java.sql.Types.LONGVARBINARY, java.sql.Types.BLOB -> {
-                byte[] b = rs.getBytes(i);
-                return b == null ? null : "0x" + java.util.HexFormat.of().formatHex(b);
-            }
-            default -> {
-                return rs.getString(i);
-            }
-        }
+        long count = t.differingRows() + t.structureDifferences().size();
+        return new Result(table, (int) t.sourceRows(), (int) t.targetRows(), diffs, (int) Math.min(Integer.MAX_VALUE, count));
     }
 }

@@ -119,6 +119,15 @@ public final class FormatTestSupport {
 
     /** Every record written so far to the pipeline's table topics, read from the beginning up to the end offsets. */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline) throws Exception {
+        return readAll(pipeline, "read_uncommitted");
+    }
+
+    /**
+     * As {@link #readAll(Pipeline)} with the consumer's {@code isolation.level}: {@code read_committed} reads up to
+     * the last stable offset and skips what aborted transactions wrote, {@code read_uncommitted} reads it all.
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(Pipeline pipeline, String isolationLevel)
+            throws Exception {
         List<TopicPartition> partitions = new ArrayList<>();
         for (TopicDescription d : tableTopics(pipeline).values()) {
             d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));
@@ -127,6 +136,7 @@ public final class FormatTestSupport {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.connect().bootstrapServers(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(partitions);

@@ -55,8 +55,18 @@ public final class ConnectCluster implements AutoCloseable {
      * one ({@link #killWorker(int)}), add one ({@link #addWorker()}) and stop the broker ({@link #stopBroker()}).
      */
     public static ConnectCluster startWithForkedWorkers(Path pluginDir, Path workDir, int workers) {
+        return startWithForkedWorkers(pluginDir, workDir, workers, Map.of());
+    }
+
+    /**
+     * As {@link #startWithForkedWorkers(Path, Path, int)}, every worker (also those added or restarted later) with
+     * {@code extraWorkerProps} on top of the shared settings, e.g. {@code exactly.once.source.support=enabled}.
+     */
+    public static ConnectCluster startWithForkedWorkers(Path pluginDir, Path workDir, int workers,
+                                                        Map<String, String> extraWorkerProps) {
         checkPluginDir(pluginDir);
-        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps(), workers));
+        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps(), workers,
+                extraWorkerProps));
     }
 
     /** A Connect worker in a child JVM on a broker that runs elsewhere (a container); {@code broker} stops it. */
@@ -112,6 +122,11 @@ public final class ConnectCluster implements AutoCloseable {
         Properties broker = new Properties();
         broker.put("auto.create.topics.enable", "false");
         broker.put("log.flush.interval.messages", "1000000");
+        // one broker: transactions (exactly-once source tasks) need their state log to fit on it
+        broker.put("transaction.state.log.replication.factor", "1");
+        broker.put("transaction.state.log.min.isr", "1");
+        // a killed worker's transaction is aborted soon after it times out (the broker looks every 10 s by default)
+        broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         return broker;
     }
 

@@ -52,10 +52,13 @@ final class ForkedConnectWorker implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Thread reaper;
     private final List<Worker> workers = new ArrayList<>();
+    /** Settings every worker gets on top of the shared ones. */
+    private final Map<String, String> extraProps;
     private int generation;
 
     private ForkedConnectWorker(String bootstrapServers, AutoCloseable broker, EmbeddedKafkaCluster kafka,
-                                Path pluginDir, Path workDir) {
+                                Path pluginDir, Path workDir, Map<String, String> extraProps) {
+        this.extraProps = Map.copyOf(extraProps);
         this.bootstrapServers = bootstrapServers;
         this.broker = broker;
         this.kafka = kafka;
@@ -71,20 +74,28 @@ final class ForkedConnectWorker implements AutoCloseable {
 
     /** A broker in this JVM and {@code count} workers. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, int count) {
+        return start(pluginDir, workDir, brokerProps, count, Map.of());
+    }
+
+    /** A broker in this JVM and {@code count} workers, each with {@code extraProps} on top of the shared settings. */
+    static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, int count,
+                                     Map<String, String> extraProps) {
         long t0 = System.nanoTime();
         EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
         kafka.start();
-        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, t0);
+        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, extraProps, t0);
     }
 
     /** A worker on a broker that runs elsewhere (e.g. a container); {@code broker} is closed with the worker. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker, long t0) {
-        return start(pluginDir, workDir, bootstrapServers, broker, null, 1, t0);
+        return start(pluginDir, workDir, bootstrapServers, broker, null, 1, Map.of(), t0);
     }
 
     private static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker,
-                                             EmbeddedKafkaCluster kafka, int count, long t0) {
-        ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, kafka, pluginDir, workDir);
+                                             EmbeddedKafkaCluster kafka, int count, Map<String, String> extraProps,
+                                             long t0) {
+        ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, kafka, pluginDir, workDir,
+                extraProps);
         try {
             for (int i = 0; i < count; i++) w.launch();
         } catch (RuntimeException e) {
@@ -226,6 +237,7 @@ final class ForkedConnectWorker implements AutoCloseable {
             props.put("rest.advertised.host.name", "127.0.0.1");
             props.put("rest.advertised.port", String.valueOf(restPort));
             props.put("scheduled.rebalance.max.delay.ms", "1000");
+            props.putAll(extraProps);
             Path propsFile = workDir.resolve("worker-" + generation + ".properties");
             StringBuilder sb = new StringBuilder();
             props.forEach((k, v) -> sb.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));

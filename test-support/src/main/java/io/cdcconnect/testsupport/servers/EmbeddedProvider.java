@@ -80,7 +80,7 @@ public final class EmbeddedProvider implements ServerProvider {
     @Override
     public ConnectCluster startKafkaConnect(Path pluginDir, Path workDir, boolean forkedWorker,
                                             Map<String, String> workerProps) {
-        return forkedWorker ? ConnectCluster.startWithForkedWorker(pluginDir, workDir)
+        return forkedWorker ? ConnectCluster.startWithForkedWorkers(pluginDir, workDir, 1, workerProps)
                 : ConnectCluster.start(pluginDir, workerProps);
     }
 

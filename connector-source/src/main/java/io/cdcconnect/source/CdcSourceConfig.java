@@ -332,7 +332,7 @@ public final class CdcSourceConfig extends AbstractConfig {
                 "Topic of Debezium's schema history (one partition, infinite retention); empty means "
                         + "'<topic.prefix>.schema-history' (passed to Debezium).", GROUP_DEBEZIUM, ++o, Width.LONG,
                 "Schema history topic");
-        return def;
+        return SourceRecommenders.attach(def);
     }
 
     private void validateCombinations() {
@@ -577,21 +577,24 @@ public final class CdcSourceConfig extends AbstractConfig {
     }
 
     static ConfigDef.Validator enumValidator(String... allowed) {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                String v = value == null ? "" : value.toString().trim().toLowerCase(Locale.ROOT);
-                for (String a : allowed) {
-                    if (a.equals(v)) return;
-                }
-                throw new ConfigException(name, value, "expected one of " + String.join(", ", allowed));
-            }
+        return new EnumValidator(List.of(allowed));
+    }
 
-            @Override
-            public String toString() {
-                return "[" + String.join(", ", allowed) + "]";
+    /** One of a few values, case-insensitive; the values are also what validation recommends (SourceRecommenders). */
+    record EnumValidator(List<String> allowed) implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String v = value == null ? "" : value.toString().trim().toLowerCase(Locale.ROOT);
+            for (String a : allowed) {
+                if (a.equals(v)) return;
             }
-        };
+            throw new ConfigException(name, value, "expected one of " + String.join(", ", allowed));
+        }
+
+        @Override
+        public String toString() {
+            return "[" + String.join(", ", allowed) + "]";
+        }
     }
 
     /** A topic pattern may use only the placeholders we fill in, so a typo fails at validation, not per row. */

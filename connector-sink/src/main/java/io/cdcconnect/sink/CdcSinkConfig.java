@@ -218,7 +218,7 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "
                         + "alter-table, drop-table, truncate-table, rename-table, create-index, drop-index, "
                         + "create-database, alter-database, drop-database. A statement of a kind left out is skipped "
-                        + "(logged, counted in cdc.sink.ddl.skipped). Whatever this says, text that is not one "
+                        + "(logged, counted in the sink metric ddl-skipped-total). Whatever this says, text that is not one "
                         + "statement of those kinds (GRANT, CREATE USER, SET, routines, views, a second statement "
                         + "after ';', an executable comment, CREATE TABLE ... SELECT, a name in mysql, sys, "
                         + "information_schema, performance_schema or the DDL checkpoint database) is never run: the "
@@ -239,7 +239,7 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "TABLE, ADD/DROP/MODIFY/CHANGE COLUMN, indexes, TRUNCATE, DROP TABLE, RENAME TABLE and "
                         + "databases as schemas; MySQL-family targets run every statement as it is): fail stops the "
                         + "task naming the statement, so it can be applied by hand; skip logs a warning and counts it "
-                        + "in cdc.sink.ddl.unsupported.",
+                        + "in the sink metric ddl-unsupported-total.",
                 GROUP_APPLY, ++o, Width.SHORT, "Unsupported DDL");
         d.define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
                 "Create a target table that does not exist from the columns a row carries (types, key), instead of "

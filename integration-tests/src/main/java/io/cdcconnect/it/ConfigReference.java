@@ -85,18 +85,26 @@ public final class ConfigReference {
     }
 
     private static Object call(Path pluginDir, String pluginFolder, String className, String staticMethod) {
+        try {
+            return pluginClass(pluginDir, pluginFolder, className).getMethod(staticMethod).invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot call " + className + "." + staticMethod + "() from "
+                    + pluginFolder + ": " + e, e);
+        }
+    }
+
+    /** {@code className} loaded from the jars of plugin folder {@code pluginFolder}, as Connect would load it. */
+    static Class<?> pluginClass(Path pluginDir, String pluginFolder, String className) {
         Path lib = pluginDir.resolve(pluginFolder).resolve("lib");
         try (Stream<Path> jars = Files.list(lib)) {
             URL[] urls = jars.filter(p -> p.toString().endsWith(".jar")).map(ConfigReference::url).toArray(URL[]::new);
             // A child of this loader: Kafka's ConfigDef must be the same class on both sides.
             URLClassLoader loader = new URLClassLoader(urls, ConfigReference.class.getClassLoader());
-            Class<?> c = Class.forName(className, true, loader);
-            return c.getMethod(staticMethod).invoke(null);
+            return Class.forName(className, true, loader);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list plugin jars in " + lib, e);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot call " + className + "." + staticMethod + "() from " + lib + ": "
-                    + e, e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no " + className + " in " + lib + ": " + e, e);
         }
     }
 

@@ -8,7 +8,10 @@ import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.management.MBeanAttributeInfo;
+import javax.management.ObjectName;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -352,16 +355,59 @@ public final class ConnectCluster implements AutoCloseable {
     }
 
     /**
-     * Forked workers only: the connectors' meters in JMX {@code domain} whose MBean name contains {@code containing},
-     * summed over the running workers (Count of counters, Value of gauges), by meter name.
+     * The numeric (and boolean, as 1 or 0) attributes of the MBeans matching the JMX pattern {@code pattern}, each
+     * summed over the matching MBeans and the running workers, by attribute name; e.g. a sink connector's
+     * {@code buffer-bytes} over its tasks. Forked workers are asked over their JMX port, an embedded one in this JVM.
      */
-    public Map<String, Double> workerMetrics(String domain, String containing) {
-        return forkedOnly("reading the workers' JMX").metrics(domain, containing);
+    public Map<String, Double> workerMetrics(String pattern) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
+                for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
+                    Object v;
+                    try {
+                        v = server.getAttribute(n, a.getName());
+                    } catch (javax.management.JMException | RuntimeException e) {
+                        continue; // an attribute the MBean cannot give now (Kafka's, Debezium's) is not a metric
+                    }
+                    if (v instanceof Number num) out.merge(a.getName(), num.doubleValue(), Double::sum);
+                    else if (v instanceof Boolean b) out.merge(a.getName(), b ? 1.0 : 0.0, Double::sum);
+                }
+            }
+        });
+        return out;
     }
 
-    /** Forked workers only: {@code attribute} of every MBean matching {@code pattern} in the running workers. */
+    /** {@code attribute} of every MBean matching {@code pattern} in the running worker(s). */
     public java.util.List<Object> workerAttributes(String pattern, String attribute) {
-        return forkedOnly("reading the workers' JMX").attributes(pattern, attribute);
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
+                out.add(server.getAttribute(n, attribute));
+            }
+        });
+        return out;
+    }
+
+    /** The names of the MBeans matching {@code pattern} in the running worker(s). */
+    public java.util.List<String> workerMBeans(String pattern) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) out.add(n.toString());
+        });
+        return out;
+    }
+
+    private void eachWorkersJmx(ForkedConnectWorker.JmxQuery query) {
+        if (forked != null) {
+            forked.eachWorkersJmx(query);
+            return;
+        }
+        try {
+            query.ask(ManagementFactory.getPlatformMBeanServer());
+        } catch (IOException | javax.management.JMException e) {
+            throw new IllegalStateException("cannot read the worker's JMX: " + e, e);
+        }
     }
 
     private ForkedConnectWorker forkedOnly(String what) {

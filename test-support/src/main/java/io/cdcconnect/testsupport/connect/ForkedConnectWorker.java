@@ -5,9 +5,7 @@ import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 
 /**
  * A real Kafka broker (in this JVM, or a container's) and one or more distributed Connect workers
@@ -170,12 +167,12 @@ final class ForkedConnectWorker implements AutoCloseable {
 
     /** One question to a worker's MBean server. */
     @FunctionalInterface
-    private interface JmxQuery {
+    interface JmxQuery {
         void ask(MBeanServerConnection server) throws IOException, javax.management.JMException;
     }
 
     /** Asks {@code query} of every running worker's MBean server. */
-    private void eachWorkersJmx(JmxQuery query) {
+    void eachWorkersJmx(JmxQuery query) {
         for (Worker w : workers) {
             try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(
                     "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + w.jmxPort() + "/jmxrmi"))) {
@@ -184,38 +181,6 @@ final class ForkedConnectWorker implements AutoCloseable {
                 throw new IllegalStateException("cannot read JMX of the worker at " + w.restUrl() + ": " + e, e);
             }
         }
-    }
-
-    /**
-     * The value (gauges) or count (counters) of each MBean in {@code domain} whose name contains {@code containing},
-     * summed over every running worker, keyed by the MBean's {@code name} key property.
-     */
-    Map<String, Double> metrics(String domain, String containing) {
-        Map<String, Double> out = new TreeMap<>();
-        eachWorkersJmx(server -> {
-            for (ObjectName n : server.queryNames(new ObjectName(domain + ":*"), null)) {
-                if (!n.getCanonicalName().contains(containing)) continue;
-                for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
-                    if (!a.getName().equals("Count") && !a.getName().equals("Value")) continue;
-                    if (server.getAttribute(n, a.getName()) instanceof Number num) {
-                        String key = n.getKeyProperty("name") != null ? n.getKeyProperty("name") : n.getCanonicalName();
-                        out.merge(key, num.doubleValue(), Double::sum);
-                    }
-                }
-            }
-        });
-        return out;
-    }
-
-    /** The value of {@code attribute} of every MBean matching {@code pattern}, over the running workers. */
-    List<Object> attributes(String pattern, String attribute) {
-        List<Object> out = new ArrayList<>();
-        eachWorkersJmx(server -> {
-            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
-                out.add(server.getAttribute(n, attribute));
-            }
-        });
-        return out;
     }
 
     private void launch() {

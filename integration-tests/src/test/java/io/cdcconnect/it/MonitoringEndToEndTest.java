@@ -1,0 +1,134 @@
+package io.cdcconnect.it;
+
+import io.cdcconnect.testsupport.connect.ConnectCluster;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.management.ObjectName;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Every metric docs/monitoring.md lists, read over JMX from a running Connect worker with both connectors (installed
+ * from their plugin archives) after a snapshot, streamed changes and a DDL statement: each MBean is there under the
+ * documented name, with its key properties in the documented order (the order a JMX exporter's rules see), each
+ * attribute is readable, and what this workload must have moved is above zero.
+ */
+class MonitoringEndToEndTest {
+    private static final Logger LOG = LoggerFactory.getLogger(MonitoringEndToEndTest.class);
+
+    /** MBean (as documented, or its start) → the attributes this workload must have moved above zero. */
+    private static final Map<String, List<String>> MOVED = new LinkedHashMap<>();
+
+    static {
+        MOVED.put("cdc-connect:type=source-task-metrics", List.of("lag-ms", "records-polled-total",
+                "ddl-emitted-total"));
+        MOVED.put("cdc-connect:type=source-table-metrics", List.of("events-total", "bytes-total"));
+        MOVED.put("cdc-connect:type=sink-task-metrics", List.of("lag-ms", "rows-applied-total", "txn-flush-total",
+                "txn-flush-time-ns-total", "statements-executed-total", "statements-prepared-total",
+                "stmtcache-hits-total", "stmtcache-misses-total", "stmtcache-size", "ddl-applied-total"));
+        MOVED.put("kafka.connect:type=source-task-metrics", List.of("source-record-poll-total",
+                "source-record-write-total"));
+        MOVED.put("kafka.connect:type=sink-task-metrics", List.of("sink-record-read-total", "sink-record-send-total",
+                "partition-count"));
+        MOVED.put("debezium.<flavour>:type=connector-metrics,context=streaming", List.of("TotalNumberOfEventsSeen",
+                "Connected"));
+        MOVED.put("debezium.<flavour>:type=connector-metrics,context=snapshot", List.of("SnapshotCompleted",
+                "TotalTableCount"));
+    }
+
+    @Test
+    void everyDocumentedMetricIsReadOverJmxFromTheRunningWorkerAndTheWorkloadMovedItsCounters() throws Exception {
+        List<MonitoringDoc.Entry> documented = MonitoringDoc.read();
+        for (Map.Entry<String, List<String>> m : MOVED.entrySet()) {
+            for (String attribute : m.getValue()) {
+                assertTrue(documented.stream().anyMatch(e -> e.mbean().startsWith(m.getKey())
+                        && e.attribute().equals(attribute)), m.getKey() + " " + attribute + " is not documented");
+            }
+        }
+        Path work = Path.of(System.getProperty("cdc.work.dir", "target/it-work")).resolve("monitoring");
+        try (Pipeline pipeline = Pipeline.start(work, "metered", null)) {
+            pipeline.createSchemas();
+            Workload workload = new Workload(7);
+            try (Connection c = pipeline.sourceConnection()) {
+                workload.preload(c, 20); // captured by the snapshot
+            }
+            pipeline.registerConnectors();
+            try (Connection c = pipeline.sourceConnection()) {
+                workload.run(c, 200, 0, null);
+                try (Statement s = c.createStatement()) {
+                    s.execute("ALTER TABLE customers ADD COLUMN metered_note VARCHAR(20)");
+                }
+                c.setAutoCommit(true);
+                workload.run(c, 20, 0, null);
+            }
+            awaitApplied(pipeline);
+            var connect = pipeline.connect();
+            LOG.info("MBeans of the worker: {}", connect.workerMBeans("cdc-connect:*"));
+            LOG.info("Debezium's MBeans: {}", connect.workerMBeans("debezium.*:*"));
+            List<String> problems = new ArrayList<>();
+            String lastMBean = null;
+            Map<String, Double> values = Map.of();
+            for (MonitoringDoc.Entry e : documented) {
+                if (!e.mbean().equals(lastMBean)) {
+                    lastMBean = e.mbean();
+                    List<String> found = connect.workerMBeans(e.pattern());
+                    if (found.isEmpty()) {
+                        problems.add("no MBean " + e.mbean() + " (pattern " + e.pattern() + ") in the worker; its "
+                                + "domain holds " + connect.workerMBeans(new ObjectName(e.pattern()).getDomain() + ":*"));
+                        values = Map.of();
+                        continue;
+                    }
+                    for (String f : found) {
+                        List<String> keys = new ArrayList<>();
+                        for (String kv : new ObjectName(f).getKeyPropertyListString().split(",")) {
+                            keys.add(kv.substring(0, kv.indexOf('=')));
+                        }
+                        if (!keys.equals(e.keys())) {
+                            problems.add(f + " has its keys in the order " + keys + ", documented " + e.keys());
+                        }
+                    }
+                    values = connect.workerMetrics(e.pattern());
+                }
+                if (found(values, e, problems)) continue;
+                double v = values.get(e.attribute());
+                boolean mustMove = MOVED.entrySet().stream().anyMatch(m -> e.mbean().startsWith(m.getKey())
+                        && m.getValue().contains(e.attribute()));
+                if (mustMove && !(v > 0)) {
+                    problems.add(e.mbean() + " " + e.attribute() + " is " + v + " after the workload");
+                }
+            }
+            assertEquals(List.of(), problems);
+        }
+    }
+
+    private static boolean found(Map<String, Double> values, MonitoringDoc.Entry e, List<String> problems) {
+        if (values.isEmpty()) return true; // the missing MBean is reported already
+        if (values.containsKey(e.attribute())) return false;
+        problems.add(e.mbean() + " has no numeric attribute " + e.attribute() + "; it has " + values.keySet());
+        return true;
+    }
+
+    private static void awaitApplied(Pipeline pipeline) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            pipeline.connect().assertNotFailed(Pipeline.SOURCE_CONNECTOR);
+            pipeline.connect().assertNotFailed(Pipeline.SINK_CONNECTOR);
+            var p = pipeline.progress();
+            if (p.captured() > 0 && p.lag() == 0) return;
+            ConnectCluster.sleep(300);
+        }
+        fail("the sink did not commit everything the source wrote within 2 minutes: " + pipeline.progress());
+    }
+}

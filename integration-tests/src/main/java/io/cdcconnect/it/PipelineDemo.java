@@ -1,10 +1,17 @@
 package io.cdcconnect.it;
 
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
+import io.cdcconnect.verify.Endpoint;
+import io.cdcconnect.verify.Summary;
+import io.cdcconnect.verify.Verifier;
+import io.cdcconnect.verify.VerifyReport;
+import io.cdcconnect.verify.VerifyRequest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -65,6 +72,7 @@ public final class PipelineDemo {
             say("      " + workload.rowChanges() + " rows written before capture starts (they arrive by snapshot)");
             say("[3/5] registering the connectors over REST (config/source-mariadb.json, config/sink-mariadb.json)...");
             p.registerConnectors();
+            StageRates rates = StageRates.start(p::progress);
             say("[4/5] running " + transactions + " transactions upstream (inserts, updates incl. key changes, deletes)...");
             long w0 = System.nanoTime();
             long[] lastPrint = {System.nanoTime()};
@@ -84,16 +92,30 @@ public final class PipelineDemo {
             long c0 = System.nanoTime();
             List<TableComparison.Result> results = p.awaitCaughtUp(Duration.ofMinutes(5), line -> say("      " + line));
             double catchUp = (System.nanoTime() - c0) / 1e9;
+            rates.close();
+            say("      caught up; cdc-verify compares every table, chunk by chunk (docs/verify.md)...");
+            List<String> tables = new ArrayList<>();
+            for (String t : Workload.TABLES) tables.add(p.sourceDb() + "." + t);
+            Endpoint up = new Endpoint(p.source().jdbcUrl(p.sourceDb()), p.source().user(), p.source().password());
+            Endpoint down = new Endpoint(p.target().jdbcUrl(p.target().database()), p.target().user(), p.target().password());
+            long v0 = System.nanoTime();
+            VerifyReport report = Verifier.run(VerifyRequest.of(up, down, tables, Map.of(p.sourceDb(), p.target().database()))
+                    .withChunkSize(1000), line -> say("      " + line));
+            double verifySecs = (System.nanoTime() - v0) / 1e9;
             say("");
-            say("Summary");
-            for (TableComparison.Result r : results) {
-                say(String.format("  %-12s %6d rows upstream  %6d downstream  %s", r.table(), r.sourceRows(),
-                        r.targetRows(), r.matches() ? "match" : "DIFFERENT (" + r.differenceCount() + "): " + r.differences()));
-            }
+            say("Summary (cdc-verify)");
+            for (String line : Summary.lines(report)) say("  " + line);
             PipelineProgress.Snapshot s = p.progress();
             say(String.format("  %d row changes written; %d messages captured and applied; caught up %.1f s after the "
                     + "workload ended; %.1f s in all", workload.rowChanges(), s.applied(), catchUp, (System.nanoTime() - t0) / 1e9));
-            ok = results.stream().allMatch(TableComparison.Result::matches);
+            say("");
+            say("Rows per second of each stage, while it was busy");
+            String written = "written upstream (workload)";
+            rates.add(written, workload.rowChanges(), writeSecs);
+            for (String line : rates.render(written)) say("  " + line);
+            long compared = report.tables().stream().mapToLong(io.cdcconnect.verify.TableResult::sourceRows).sum();
+            say(String.format("  (cdc-verify compared %,d rows upstream with their copies in %.1f s)", compared, verifySecs));
+            ok = report.equal() && results.stream().allMatch(TableComparison.Result::matches);
             say(ok ? "RESULT: source and target match" : "RESULT: source and target DIFFER");
             if (keepRunning) {
                 say("");

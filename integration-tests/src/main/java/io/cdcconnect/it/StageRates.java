@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 /**
  * Rows per second of each stage of the pipeline while it was busy: samples of the messages captured into Kafka and
  * applied by the sink (every 250 ms, from {@link #start}), each stage's rate taken from its first growth to the
- * moment it reached its final count. The main job prints them as bars beside the workload's and cdc-verify's rates.
+ * moment it reached its final count. The main job prints them as bars after the workload's own rate.
  */
 final class StageRates implements AutoCloseable {
     private record Sample(long nanos, long captured, long applied) {
@@ -42,19 +42,18 @@ final class StageRates implements AutoCloseable {
         return s;
     }
 
-    /** A stage measured elsewhere (the workload's writes, cdc-verify's comparison). */
+    /** A stage measured elsewhere (the workload's writes). */
     void add(String stage, long rows, double seconds) {
         extra.add(bar(stage, rows, seconds));
     }
 
-    /** The bars, in pipeline order: the added stages first measured (writes), then Kafka and the sink, then the rest. */
-    List<String> render(String firstStage, String lastStage) {
+    /** The bars in pipeline order: {@code firstStage} (added), captured into Kafka, applied by the sink. */
+    List<String> render(String firstStage) {
         close();
         List<Bar> bars = new ArrayList<>();
         extra.stream().filter(b -> b.label().equals(firstStage)).forEach(bars::add);
         bars.add(rate("captured into Kafka (source connector)", true));
         bars.add(rate("applied downstream (sink connector)", false));
-        extra.stream().filter(b -> b.label().equals(lastStage)).forEach(bars::add);
         return TextBars.render(bars, 40);
     }
 

@@ -174,8 +174,9 @@ public final class EndToEndBenchmark {
             System.out.println();
             System.out.println(md);
             if (opts.report() != null) {
-                Files.writeString(opts.report(), md);
-                say("written to " + opts.report().toAbsolutePath());
+                // a bar chart of each table's ratios beside the report (<report>-<section>.svg), linked under the table
+                Files.writeString(opts.report(), io.cdcconnect.it.charts.RatioCharts.addCharts(md, opts.report()));
+                say("written to " + opts.report().toAbsolutePath() + ", with its charts beside it");
             }
             boolean allOk = sources.stream().allMatch(SourcePhase.Result::ok)
                     && sinks.stream().allMatch(SinkPhase.Result::ok)

@@ -207,10 +207,11 @@ class AutoCreateTest {
 
     @ParameterizedTest(name = "into {0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"mariadb", "postgres"})
-    void twoTasksCreatingTheSameTableAtOnceBothSucceed(String kind) throws Exception {
+    void twoTasksCreatingAndEvolvingTheSameTableAtOnceBothSucceed(String kind) throws Exception {
         String source = "auto_race";
         try (Target t = target(kind, source)) {
             TableInfo v1 = items(source, false);
+            TableInfo v2 = items(source, true);
             List<List<ChangeEvent>> perTask = new ArrayList<>();
             for (int task = 0; task < 2; task++) {
                 List<ChangeEvent> events = new ArrayList<>();
@@ -219,13 +220,18 @@ class AutoCreateTest {
                     events.add(RowChange.insert(v1, row(key, "t" + task, "1.00", "2024-01-01 00:00:00.000000"),
                             Rows.ts(1_000 + id)));
                 }
+                // then both add the same column
+                for (long id = 21; id <= 30; id++) {
+                    events.add(RowChange.insert(v2, new Object[]{task * 100 + id, "t" + task, new BigDecimal("2.00"),
+                            "2024-01-01 00:00:00.000000", "n"}, Rows.ts(1_000 + id)));
+                }
                 perTask.add(events);
             }
             List<TaskDriver> drivers = new ArrayList<>();
             try {
                 for (int task = 0; task < 2; task++) {
                     drivers.add(new TaskDriver(settings(t, "canal-json", Map.of("auto.create", "true",
-                            "task.id", "race-" + task))));
+                            "auto.evolve", "true", "task.id", "race-" + task))));
                 }
                 java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
                 List<java.util.concurrent.CompletableFuture<Void>> runs = new ArrayList<>();
@@ -249,8 +255,8 @@ class AutoCreateTest {
             } finally {
                 for (TaskDriver d : drivers) d.close();
             }
-            assertEquals(List.of(List.of("t0", "20"), List.of("t1", "20")), t.db().query("SELECT name, COUNT(*) FROM "
-                    + t.table("items") + " GROUP BY name ORDER BY name"));
+            assertEquals(List.of(List.of("t0", "30", "10"), List.of("t1", "30", "10")), t.db().query("SELECT name, "
+                    + "COUNT(*), COUNT(note) FROM " + t.table("items") + " GROUP BY name ORDER BY name"));
         }
     }
 

@@ -59,8 +59,8 @@ public final class TableAutoCreator {
      *
      * @param commitTs the row's commit ts, for the log
      * @param origin   where the row came from (topic, partition, offset), for messages
-     * @return true when a table was created or columns added (the row's shape is then to be looked up again); false
-     * when the target has the table and every column, or the settings do not allow what it lacks
+     * @return true when the row's shape is to be looked up again: a table was created or columns added, here or (a
+     * race) by another task; false when the settings do not allow what the target lacks
      * @throws RowRejectedException when the message cannot yield a valid table or column (the row's record goes to the
      *                              dead-letter queue, or the task fails naming it)
      * @throws ApplyException       when the target fails the statement or cannot be read
@@ -94,7 +94,9 @@ public final class TableAutoCreator {
             for (ColumnInfo c : table.columns()) {
                 if (!c.generated() && target.column(c.name()) == null) missing.add(c);
             }
-            if (missing.isEmpty() || !evolve) return false;
+            // every column is there now: another task added it since the row's shape was looked up
+            if (missing.isEmpty()) return true;
+            if (!evolve) return false;
             for (ColumnInfo c : missing) {
                 String sql = statement(table, targetSchema, origin, () -> TableDefinition.addColumn(table, c));
                 boolean ran;

@@ -223,6 +223,9 @@ public class CdcSourceTask extends SourceTask {
                     && events.get(claim + 1).origin() == events.get(claim).origin()) {
                 claim--;
             }
+            // Before anything was ever claimed (a new connector's first poll: its snapshot, which a restart repeats
+            // anyway) there is no offset to repeat, and a record without one would write a null: claim as far as sent.
+            if (claim <= claimed && offset == null) claim = complete;
             SourceRecord origin = null;
             if (claim > claimed) {
                 origin = (SourceRecord) events.get(claim).origin();

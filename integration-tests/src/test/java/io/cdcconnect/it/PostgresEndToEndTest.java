@@ -5,6 +5,11 @@ import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import io.cdcconnect.testsupport.servers.TestServers;
+import io.cdcconnect.verify.Endpoint;
+import io.cdcconnect.verify.Summary;
+import io.cdcconnect.verify.Verifier;
+import io.cdcconnect.verify.VerifyReport;
+import io.cdcconnect.verify.VerifyRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,6 +118,23 @@ class PostgresEndToEndTest {
         awaitEqual("after TRUNCATE");
         assertEquals(List.of(List.of("1")), query(PG.get("events").replace("SELECT id::text, account::text,",
                 "SELECT count(*)::text FROM (SELECT id, account,") + ") x"));
+
+        // cdc-verify, the command users run, agrees across the two engines (its own value rules, not this test's
+        // casts), and names a value changed downstream by key and column
+        Endpoint up = new Endpoint(pipeline.source().jdbcUrl(pipeline.sourceDb()), pipeline.source().user(),
+                pipeline.source().password());
+        Endpoint down = new Endpoint(target.jdbcUrl(), target.server().user(), target.server().password());
+        VerifyRequest request = VerifyRequest.of(up, down, List.of(pipeline.sourceDb() + ".*"),
+                Map.of(pipeline.sourceDb(), SCHEMA)).withChunkSize(2);
+        VerifyReport equal = Verifier.run(request, null);
+        assertEquals(VerifyReport.EQUAL, equal.exitStatus(), String.join("\n", Summary.lines(equal)));
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            s.execute("UPDATE replica.accounts SET notes = 'changed downstream' WHERE id = 1");
+        }
+        VerifyReport changed = Verifier.run(request, null);
+        assertEquals(VerifyReport.DIFFERENT, changed.exitStatus(), String.join("\n", Summary.lines(changed)));
+        assertEquals("[different: id=1 (notes: 'upgraded' ≠ 'changed downstream')]",
+                changed.table("accounts").differences().toString());
     }
 
     private static void awaitEqual(String when) throws Exception {

@@ -67,7 +67,9 @@ public final class SourceMetrics implements AutoCloseable {
     /** By table version (TableInfo instances are shared by a table's rows), then by name. Poll thread only. */
     private final Map<TableInfo, TableMetrics> byTableInfo = new IdentityHashMap<>();
     private final Map<String, TableMetrics> byName = new HashMap<>();
+    /** Every table's metrics, for close(); guarded by itself (a table is added on the poll thread, stop() closes). */
     private final List<TableMetrics> tables = new ArrayList<>();
+    private boolean closed;
 
     private SourceMetrics(String connector, String task, MessageEncoder encoder, boolean jmx) {
         this.connector = connector;
@@ -150,9 +152,12 @@ public final class SourceMetrics implements AutoCloseable {
     private TableMetrics table(String name) {
         TableMetrics m = byName.get(name);
         if (m == null) {
-            m = new TableMetrics(name);
+            synchronized (tables) {
+                // after close() (a poll still running while the task stops) nothing is registered any more
+                m = new TableMetrics(name, jmx && !closed);
+                tables.add(m);
+            }
             byName.put(name, m);
-            tables.add(m);
         }
         return m;
     }
@@ -171,7 +176,10 @@ public final class SourceMetrics implements AutoCloseable {
     @Override
     public void close() {
         if (registration != null) registration.close();
-        for (TableMetrics t : tables) t.close();
+        synchronized (tables) {
+            closed = true;
+            for (TableMetrics t : tables) t.close();
+        }
     }
 
     private final class TableMetrics {
@@ -180,7 +188,7 @@ public final class SourceMetrics implements AutoCloseable {
         final LongAdder bytes = set.counter(TABLE_BYTES);
         final MetricsJmx.Registration registration;
 
-        TableMetrics(String table) {
+        TableMetrics(String table, boolean jmx) {
             registration = jmx ? MetricsJmx.register(
                     MetricsJmx.tableName(MetricsJmx.SOURCE_TABLE, connector, task, table), set) : null;
         }

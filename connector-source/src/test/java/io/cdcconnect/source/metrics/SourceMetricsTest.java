@@ -128,4 +128,16 @@ class SourceMetricsTest {
         assertFalse(SERVER.isRegistered(task));
         assertFalse(SERVER.isRegistered(table));
     }
+
+    @Test
+    void aTableFirstSeenByAPollStillRunningWhenTheTaskStopsRegistersNothing() throws Exception {
+        ObjectName table = new ObjectName(
+                "cdc-connect:type=source-table-metrics,connector=src-late,task=0,table=shop.orders");
+        SourceMetrics m = SourceMetrics.jmx("src-late", "0", null);
+        m.close();
+        m.emitted(List.of(new Outgoing("t.orders", 0, RowChange.insert(ORDERS, new Object[]{1L}, ts(1)), null)),
+                List.of(message("t.orders", 0, 12, ts(1), 0)));
+        assertFalse(SERVER.isRegistered(table));
+        assertEquals(1.0, m.tableValue("shop.orders", SourceMetrics.TABLE_EVENTS), "still counted in memory");
+    }
 }

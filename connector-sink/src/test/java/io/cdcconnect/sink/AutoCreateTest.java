@@ -262,7 +262,7 @@ class AutoCreateTest {
 
     @ParameterizedTest(name = "into {0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"mariadb", "postgres"})
-    void aRowThatCannotYieldATableGoesToTheDeadLetterQueueNamingItsRecord(String kind) throws Exception {
+    void aRowThatCannotYieldATableOrNamesAProtectedDatabaseGoesToTheDeadLetterQueue(String kind) throws Exception {
         String source = "auto_dlq";
         try (Target t = target(kind, source)) {
             // Open-protocol carries no ENUM elements: that table cannot be created; the other one can
@@ -275,7 +275,10 @@ class AutoCreateTest {
                     RowChange.insert(items(source, false), row(1, "one", "1.00", "2024-01-01 00:00:00.000000"),
                             Rows.ts(1_000)),
                     RowChange.insert(colors, new Object[]{1, 2L}, Rows.ts(1_001)),
-                    RowChange.insert(hostile, new Object[]{7}, Rows.ts(1_002)));
+                    RowChange.insert(hostile, new Object[]{7}, Rows.ts(1_002)),
+                    // a database no message may change (not mapped by schema.map: it stays `mysql`)
+                    RowChange.insert(TableInfo.of("mysql", "evil", List.of(ColumnInfo.of("id", MySqlType.LONG,
+                            ColumnFlags.PRIMARY_KEY))), new Object[]{1}, Rows.ts(1_003)));
             List<SinkRecord> numbered = new ArrayList<>();
             for (ChangeEvent e : events) {
                 // one record per row, at offsets 0, 1, 2
@@ -293,11 +296,16 @@ class AutoCreateTest {
             synchronized (context.reports) {
                 reports = List.copyOf(context.reports);
             }
-            assertEquals(1, reports.size(), reports.toString());
-            String reason = reports.get(0).error().getMessage();
-            assertEquals(1L, reports.get(0).record().kafkaOffset());
+            assertEquals(List.of(1L, 3L), reports.stream().map(r -> r.record().kafkaOffset()).sorted().toList(),
+                    reports.toString());
+            String reason = reports.stream().filter(r -> r.record().kafkaOffset() == 1).findFirst().orElseThrow()
+                    .error().getMessage();
             assertTrue(reason.contains("topic " + TaskDriver.TOPIC + ", partition 0, offset 1")
                     && reason.contains("ENUM without its elements"), reason);
+            String refused = reports.stream().filter(r -> r.record().kafkaOffset() == 3).findFirst().orElseThrow()
+                    .error().getMessage();
+            assertTrue(refused.contains("offset 3") && refused.contains("`mysql`, which no message may change"),
+                    refused);
             assertEquals(List.of(List.of("1")), t.db().query("SELECT id FROM " + t.table("items")));
             String schema = t.schema() != null ? t.schema() : t.db().name();
             // the hostile names became one table with one column, named exactly as the message said

@@ -120,11 +120,11 @@ public final class Dispatcher {
         TableInfo t = row.table();
         for (int i = 0; i < t.columnCount(); i++) {
             ColumnInfo c = t.column(i);
-            if ((c.primaryKey() || c.handleKey() || c.uniqueKey())
-                    && !Arrays.equals(PartitionHash.ticdcText(c, row.before()[i]),
-                    PartitionHash.ticdcText(c, row.after()[i]))) {
-                return true;
-            }
+            if (!(c.primaryKey() || c.handleKey() || c.uniqueKey())) continue;
+            Object before = row.before()[i];
+            Object after = row.after()[i];
+            if (java.util.Objects.deepEquals(before, after)) continue; // the common case, without printing
+            if (!Arrays.equals(PartitionHash.ticdcText(c, before), PartitionHash.ticdcText(c, after))) return true;
         }
         return false;
     }

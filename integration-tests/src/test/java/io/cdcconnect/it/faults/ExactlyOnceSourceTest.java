@@ -130,7 +130,9 @@ class ExactlyOnceSourceTest {
         connect.killWorker(0);
         long committedAtKill = stableCommittedMessages();
         Map<String, Integer> beforeRestart = count(FormatTestSupport.readAll(pipeline, "read_committed")).rows;
-        boolean snapshotStartsOver = lastCommittedSourceOffset().contains("\"snapshot\"");
+        String offset = lastCommittedSourceOffset();
+        // no offset at all: Debezium starts afresh too (with exactly-once, committed rows always come with one)
+        boolean snapshotStartsOver = offset.isEmpty() || offset.contains("\"snapshot\"");
         LOG.info("killed mid-snapshot: {} messages, {} snapshot rows committed; Debezium starts the snapshot over: {}",
                 committedAtKill, beforeRestart.size(), snapshotStartsOver);
         assertTrue(beforeRestart.size() < SNAPSHOT_ROWS || snapshotStartsOver,
@@ -329,7 +331,7 @@ class ExactlyOnceSourceTest {
         return now;
     }
 
-    /** The source's last committed offset in Connect's offsets topic, as JSON. */
+    /** The source's last committed offset in Connect's offsets topic, as JSON ("" when there is none). */
     private static String lastCommittedSourceOffset() {
         String last = "";
         try (KafkaConsumer<byte[], byte[]> consumer = committedConsumer()) {
@@ -349,7 +351,6 @@ class ExactlyOnceSourceTest {
                 }
             }
         }
-        assertFalse(last.isEmpty(), "the source should have committed an offset");
         return last;
     }
 

@@ -315,6 +315,32 @@ class AutoCreateTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void aNameLongerThanPostgresKeepsIsCreatedOnceUnderItsCutNameAndTakesTheRows() throws Exception {
+        String source = "auto_long";
+        try (Target t = target("postgres", source)) {
+            // 64 characters: MySQL's limit, one past PostgreSQL's 63 bytes. PostgreSQL cuts it alike when the table is
+            // created, looked up and written: one table, created once
+            TableInfo longName = TableInfo.of(source, "t".repeat(64), List.of(ColumnInfo.of("id", MySqlType.LONG,
+                    ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY)));
+            List<SinkRecord> records = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                SinkRecord r = PartitionRecords.of("canal-json", Map.of(), 0, List.of(RowChange.insert(longName,
+                        new Object[]{i}, Rows.ts(1_000 + i)))).get(0);
+                records.add(new SinkRecord(r.topic(), 0, null, r.key(), null, r.value(), records.size()));
+            }
+            try (TaskDriver driver = new TaskDriver(settings(t, "canal-json", Map.of("auto.create", "true",
+                    "task.id", "long")))) {
+                driver.putRecords(records.subList(0, 1));
+                driver.awaitApplied(1);
+                driver.putRecords(records.subList(1, 3));
+                driver.awaitApplied(3);
+                assertEquals(1.0, JmxMeters.read(SinkMetrics.TABLES_CREATED, "driver", "long"));
+            }
+            assertEquals(List.of(List.of("3")), t.db().query("SELECT COUNT(*) FROM dst." + "t".repeat(63)));
+        }
+    }
+
     /** Debezium MySQL connector envelopes with the schema names and parameters Debezium uses. */
     private static final class Debezium {
         static Schema rowSchema(boolean withNote) {

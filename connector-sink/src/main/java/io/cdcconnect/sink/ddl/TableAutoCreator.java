@@ -83,10 +83,16 @@ public final class TableAutoCreator {
                     ran = false;
                 }
                 TargetTable created = shapes.reread(table);
+                if (created == null) {
+                    // not run (ddl.unsupported=skip), or run yet not there under its name: never counted as created
+                    throw new RowRejectedException("cannot create the target table of " + table + " from the row at "
+                            + origin + ": after " + sql + " the target has no such table (ddl.unsupported=skip may have "
+                            + "skipped the statement)", null);
+                }
                 if (ran) {
                     metrics.tableCreated();
-                    LOG.info("Created table {} from the columns of {} at {} (auto.create): {}",
-                            created == null ? table.table() : created.quotedName(), table, origin, sql);
+                    LOG.info("Created table {} from the columns of {} at {} (auto.create): {}", created.quotedName(),
+                            table, origin, sql);
                 }
                 return true;
             }
@@ -115,7 +121,14 @@ public final class TableAutoCreator {
                             target.quotedName(), table, origin, sql);
                 }
             }
-            shapes.reread(table);
+            TargetTable evolved = shapes.reread(table);
+            for (ColumnInfo c : missing) {
+                if (evolved == null || evolved.column(c.name()) == null) {
+                    throw new RowRejectedException("cannot add column " + TableDefinition.quote(c.name()) + " of "
+                            + table + " from the row at " + origin + ": the target has no such column afterwards "
+                            + "(ddl.unsupported=skip may have skipped the statement)", null);
+                }
+            }
             return true;
         } catch (SQLException e) {
             throw new ApplyException("cannot " + (create ? "create or " : "") + "evolve the target table of " + table

@@ -126,12 +126,12 @@ final class TablePlan {
         return row;
     }
 
-    /** The key of a row as the report shows it: {@code id=5}, {@code a=1, b='x'}. */
+    /** The key of a row as the report shows it, whole (rows are matched by it): {@code id=5}, {@code a=1, b='x'}. */
     String key(String[] row) {
         StringBuilder b = new StringBuilder();
         for (int k = 0; k < keyPositions.length; k++) {
             if (k > 0) b.append(", ");
-            b.append(names.get(keyPositions[k])).append('=').append(show(keyPositions[k], row[keyPositions[k]]));
+            b.append(names.get(keyPositions[k])).append('=').append(show(keyPositions[k], row[keyPositions[k]], Integer.MAX_VALUE));
         }
         return b.toString();
     }
@@ -167,17 +167,17 @@ final class TablePlan {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < up.length; i++) {
             if (!java.util.Objects.equals(up[i], down[i])) {
-                out.add(names.get(i) + ": " + show(i, up[i]) + " ≠ " + show(i, down[i]));
+                out.add(names.get(i) + ": " + show(i, up[i], SHOWN_VALUE_CHARS) + " ≠ " + show(i, down[i], SHOWN_VALUE_CHARS));
             }
         }
         return out;
     }
 
-    private String show(int column, String v) {
+    private String show(int column, String v, int maxChars) {
         if (v == null) return "NULL";
         ValueKind r = rules.get(column);
         boolean bare = r == ValueKind.NUMBER || r == ValueKind.FLOAT4 || r == ValueKind.FLOAT8 || r == ValueKind.BITS;
-        String s = v.length() > SHOWN_VALUE_CHARS ? v.substring(0, SHOWN_VALUE_CHARS) + "…(" + v.length() + " chars)" : v;
+        String s = v.length() > maxChars ? v.substring(0, maxChars) + "…(" + v.length() + " chars)" : v;
         if (r == ValueKind.BYTES) return "0x" + s;
         return bare ? s : "'" + s.replace("'", "''").replace("\n", "\\n") + "'";
     }

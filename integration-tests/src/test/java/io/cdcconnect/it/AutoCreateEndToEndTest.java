@@ -38,8 +38,8 @@ class AutoCreateEndToEndTest {
         }
         pipeline.registerSourceAs(Pipeline.SOURCE_CONNECTOR, "source-mariadb.json", Map.of(
                 "partition.rule", "pk", "topic.partitions", "2", "topic.creation.default.partitions", "2"));
-        pipeline.registerSink("sink-mariadb.json", 2, Map.of("tasks.max", "2", "auto.create", "true", "auto.evolve", "true",
-                "ddl.apply", "none"));
+        pipeline.registerSink("sink-mariadb.json", 2, Map.of("tasks.max", "2", "auto.create", "true",
+                "auto.evolve", "true", "ddl.apply", "none"));
     }
 
     @AfterAll

@@ -86,8 +86,8 @@ public final class TableAutoCreator {
                 if (created == null) {
                     // not run (ddl.unsupported=skip), or run yet not there under its name: never counted as created
                     throw new RowRejectedException("cannot create the target table of " + table + " from the row at "
-                            + origin + ": after " + sql + " the target has no such table (ddl.unsupported=skip may have "
-                            + "skipped the statement)", null);
+                            + origin + ": after " + sql + " the target has no such table "
+                            + "(ddl.unsupported=skip may have skipped the statement)", null);
                 }
                 if (ran) {
                     metrics.tableCreated();

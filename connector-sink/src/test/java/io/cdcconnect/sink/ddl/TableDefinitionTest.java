@@ -60,11 +60,11 @@ class TableDefinitionTest {
 
     @Test
     void enumAndSetWithoutTheirElementsCannotBeCreated() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TableDefinition.createTable(TableInfo.of("db", "t", List.of(ColumnInfo.of("id", MySqlType.LONG, PK),
-                        ColumnInfo.of("e", MySqlType.ENUM, N)))));
-        assertTrue(e.getMessage().contains("column `e` of db.t") && e.getMessage().contains("ENUM without its elements"),
-                e.getMessage());
+        TableInfo t = TableInfo.of("db", "t", List.of(ColumnInfo.of("id", MySqlType.LONG, PK),
+                ColumnInfo.of("e", MySqlType.ENUM, N)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TableDefinition.createTable(t));
+        assertTrue(e.getMessage().contains("column `e` of db.t")
+                && e.getMessage().contains("ENUM without its elements"), e.getMessage());
     }
 
     @Test

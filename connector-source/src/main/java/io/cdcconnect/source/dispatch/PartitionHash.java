@@ -1,5 +1,6 @@
 package io.cdcconnect.source.dispatch;
 
+import io.cdcconnect.codec.json.NumberText;
 import io.cdcconnect.codec.model.ColumnInfo;
 
 import java.math.BigDecimal;
@@ -61,8 +62,8 @@ public final class PartitionHash {
             };
             return utf8(unsigned ? Long.toUnsignedString(l) : Long.toString(l));
         }
-        if (v instanceof Float f) return utf8(plain(new BigDecimal(Float.toString(f))));
-        if (v instanceof Double d) return utf8(plain(new BigDecimal(Double.toString(d))));
+        if (v instanceof Float f) return utf8(NumberText.plain(f));
+        if (v instanceof Double d) return utf8(NumberText.plain(d));
         if (v instanceof BigDecimal bd) return utf8(bd.toPlainString());
         return utf8(v.toString());
     }
@@ -77,7 +78,7 @@ public final class PartitionHash {
         return ticdcText(column, v);
     }
 
-    /** Go's strconv.FormatFloat(v, 'f', -1, bits): shortest digits, no exponent, no trailing zeros. */
+    /** A decimal's digits without trailing zeros, never an exponent. */
     private static String plain(BigDecimal d) {
         return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
     }

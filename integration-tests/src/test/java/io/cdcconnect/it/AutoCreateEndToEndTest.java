@@ -27,6 +27,8 @@ class AutoCreateEndToEndTest {
     private static Pipeline pipeline;
     private static Workload workload;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AutoCreateEndToEndTest.class);
+
     @BeforeAll
     static void startPipeline() throws Exception {
         pipeline = Pipeline.start(FormatTestSupport.workDir("auto-create"), "shop_auto", null);
@@ -68,6 +70,10 @@ class AutoCreateEndToEndTest {
             assertEquals(List.of(List.of("text", "YES")), rows(s, "SELECT data_type, is_nullable FROM "
                     + "information_schema.columns WHERE table_schema = '" + db + "' AND table_name = 'orders' AND "
                     + "column_name = 'gift_note'"), "Canal-JSON's default type names carry no length: TEXT");
+            for (String table : Workload.TABLES) {
+                LOG.info("created by the sink ({} rows): {}", rows(s, "SELECT COUNT(*) FROM `" + db + "`.`" + table
+                        + "`").get(0).get(0), rows(s, "SHOW CREATE TABLE `" + db + "`.`" + table + "`").get(0).get(1));
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -100,6 +101,7 @@ class MonitoringEndToEndTest {
                         }
                     }
                     values = connect.workerMetrics(e.pattern());
+                    if (e.mbean().startsWith("cdc-connect:")) LOG.info("{} = {}", e.pattern(), new TreeMap<>(values));
                 }
                 if (found(values, e, problems)) continue;
                 double v = values.get(e.attribute());

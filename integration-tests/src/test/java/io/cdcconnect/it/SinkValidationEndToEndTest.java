@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SinkValidationEndToEndTest {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkValidationEndToEndTest.class);
     private static final String SINK = "io.cdcconnect.sink.CdcSinkConnector";
     private static final String PASSWORD = "Val-" + UUID.randomUUID().toString().substring(0, 12);
 
@@ -85,6 +86,7 @@ class SinkValidationEndToEndTest {
             if (!e.isEmpty()) out.put(c.path("value").path("name").asText(), e);
         }
         assertEquals(answer.path("error_count").asInt(), out.values().stream().mapToInt(List::size).sum(), text);
+        LOG.info("validate answered error_count {}: {}", answer.path("error_count").asInt(), out);
         return out;
     }
 

@@ -30,6 +30,14 @@ public enum Compression {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** Every compression's {@link #configName}, the values a setting naming one accepts. */
+    public static String[] configNames() {
+        Compression[] all = values();
+        String[] names = new String[all.length];
+        for (int i = 0; i < all.length; i++) names[i] = all[i].configName();
+        return names;
+    }
+
     public byte[] compress(byte[] data) {
         try {
             switch (this) {

@@ -1,6 +1,7 @@
 package io.cdcconnect.source;
 
 import io.cdcconnect.codec.CodecOptions;
+import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.source.dispatch.PartitionRule;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -281,7 +282,7 @@ public final class CdcSourceConfig extends AbstractConfig {
                 "Canal-JSON with claim-check: store the message value as it is instead of TiCDC's JSON "
                         + "{\"key\":…,\"value\":base64}; consumers must be told the same (claim-check-raw-value).",
                 GROUP_OUTPUT, ++o, Width.SHORT, "Claim-check raw value");
-        def.define(COMPRESSION, Type.STRING, "none", enumValidator("none", "snappy", "lz4"), Importance.LOW,
+        def.define(COMPRESSION, Type.STRING, "none", enumValidator(Compression.configNames()), Importance.LOW,
                 "Canal-JSON and Open-protocol: compression of message values (TiCDC's "
                         + "large-message-handle-compression); consumers must be told the same. Kafka's own producer "
                         + "compression is separate.", GROUP_OUTPUT, ++o, Width.SHORT, "Value compression");
@@ -371,7 +372,7 @@ public final class CdcSourceConfig extends AbstractConfig {
                     + "registry's URL");
         }
         if (!format.largeMessageHandling() && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
-                || !getString(COMPRESSION).equals("none"))) {
+                || Compression.parse(getString(COMPRESSION)) != Compression.NONE)) {
             throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "output.format="
                     + format + " has no large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE
                     + " and " + COMPRESSION + " at none");

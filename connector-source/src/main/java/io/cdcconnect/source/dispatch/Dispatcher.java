@@ -42,6 +42,8 @@ public final class Dispatcher {
     private final int partitions;
     private final boolean rawChangeEvents;
     private final Map<String, Map<String, Target>> targets = new HashMap<>();
+    /** Per table, what route() would otherwise work out again for each row. */
+    private final Map<String, Map<String, TableRoute>> tableRoutes = new HashMap<>();
     private final Set<String> warnedTables = new HashSet<>();
 
     /** One rule for every table; key updates split as TiCDC splits them. */
@@ -95,21 +97,49 @@ public final class Dispatcher {
         });
     }
 
+    /**
+     * A table's target, topic and hash, and the positions of its hashed columns in the last version of the table
+     * seen (worked out again when a DDL gives the table's rows a new {@link TableInfo}).
+     */
+    private static final class TableRoute {
+        final Target target;
+        final String topic;
+        final PartitionHash tableHash;
+        TableInfo table;
+        int[] hashed;
+
+        TableRoute(Target target, String topic, PartitionHash tableHash) {
+            this.target = target;
+            this.topic = topic;
+            this.tableHash = tableHash;
+        }
+    }
+
+    private TableRoute tableRoute(RowChange row) {
+        TableRoute r = tableRoutes.computeIfAbsent(row.schema(), s -> new HashMap<>()).computeIfAbsent(
+                row.tableName(), t -> new TableRoute(target(row.schema(), t), topic(row.schema(), t),
+                        PartitionHash.ofTable(row.schema(), t)));
+        if (r.table != row.table()) {
+            r.hashed = hashedColumns(r.target, row.table());
+            r.table = row.table();
+        }
+        return r;
+    }
+
     /** Routes a row: one route, or two (delete, then insert, same commit ts) for a split update. */
     public List<Route> route(RowChange row) {
-        Target target = target(row.schema(), row.tableName());
-        String topic = target.topics.topic(row.schema(), row.tableName());
-        int[] hashed = hashedColumns(target, row.table());
+        TableRoute route = tableRoute(row);
+        String topic = route.topic;
         if (row.op() == RowChange.Op.UPDATE) {
-            int before = partition(target, row, row.before(), hashed);
-            int after = partition(target, row, row.after(), hashed);
+            int before = partition(route, row, row.before());
+            int after = partition(route, row, row.after());
             if (before != after || (!rawChangeEvents && keyChanged(row))) {
                 return List.of(new Route(topic, before, RowChange.delete(row.table(), row.before(), row.commitTs())),
                         new Route(topic, after, RowChange.insert(row.table(), row.after(), row.commitTs())));
             }
             return List.of(new Route(topic, after, row));
         }
-        return List.of(new Route(topic, partition(target, row, row.current(), hashed), row));
+        return List.of(new Route(topic, partition(route, row, row.current()), row));
     }
 
     /**
@@ -177,12 +207,13 @@ public final class Dispatcher {
         return -1;
     }
 
-    private int partition(Target target, RowChange row, Object[] image, int[] hashed) {
+    private int partition(TableRoute route, RowChange row, Object[] image) {
         if (partitions == 1) return 0;
-        if (target.rule == PartitionRule.TS) return (int) Long.remainderUnsigned(row.commitTs(), partitions);
-        PartitionHash h = PartitionHash.ofTable(row.schema(), row.tableName());
-        boolean folded = target.rule == PartitionRule.PK;
-        for (int c : hashed) h.column(row.table().column(c), image[c], folded);
+        if (route.target.rule == PartitionRule.TS) return (int) Long.remainderUnsigned(row.commitTs(), partitions);
+        if (route.hashed.length == 0) return route.tableHash.partition(partitions);
+        PartitionHash h = route.tableHash.copy();
+        boolean folded = route.target.rule == PartitionRule.PK;
+        for (int c : route.hashed) h.column(row.table().column(c), image[c], folded);
         return h.partition(partitions);
     }
 

@@ -25,6 +25,13 @@ public final class PartitionHash {
         return h;
     }
 
+    /** A new hash starting from this one's value (a table's hash, computed once, then each row's columns). */
+    public PartitionHash copy() {
+        PartitionHash h = new PartitionHash();
+        h.value = value;
+        return h;
+    }
+
     /** One column: its name, then its value as TiCDC prints it ({@code folded}: as the collation compares it). */
     public PartitionHash column(ColumnInfo column, Object value, boolean folded) {
         write(utf8(column.name()), folded ? foldedText(column, value) : ticdcText(column, value));

@@ -28,7 +28,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -370,25 +369,13 @@ class ExactlyOnceSourceTest {
         }
 
         void preload(Connection c, int n) throws SQLException {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE
-                    + " (id, version, payload) VALUES (?, 0, ?)")) {
-                for (int i = 0; i < n; i++) {
-                    long id = nextId++;
-                    ps.setLong(1, id);
-                    ps.setString(2, "snapshot row " + id);
-                    ps.addBatch();
-                    versions.put(id, 0);
-                    changes.add("I:" + id + ":0");
-                    if (i % 5_000 == 4_999) {
-                        ps.executeBatch();
-                        c.commit();
-                    }
-                }
-                ps.executeBatch();
-                c.commit();
-            }
-            c.setAutoCommit(true);
+            BatchInsert.insert(c, "INSERT INTO " + TABLE + " (id, version, payload) VALUES (?, 0, ?)", n, (ps, i) -> {
+                long id = nextId++;
+                ps.setLong(1, id);
+                ps.setString(2, "snapshot row " + id);
+                versions.put(id, 0);
+                changes.add("I:" + id + ":0");
+            });
         }
 
         /** One transaction; its changes are remembered only once it committed. */

@@ -153,22 +153,10 @@ class WorkerCrashTest {
     }
 
     private static void preloadBulk(Connection c, int rows) throws java.sql.SQLException {
-        c.setAutoCommit(false);
-        try (java.sql.PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO snapshot_rows (id, payload) VALUES (?, ?)")) {
-            for (int i = 0; i < rows; i++) {
-                ps.setLong(1, i);
-                ps.setString(2, "row " + i);
-                ps.addBatch();
-                if (i % 5_000 == 4_999) {
-                    ps.executeBatch();
-                    c.commit();
-                }
-            }
-            ps.executeBatch();
-            c.commit();
-        }
-        c.setAutoCommit(true);
+        BatchInsert.insert(c, "INSERT INTO snapshot_rows (id, payload) VALUES (?, ?)", rows, (ps, i) -> {
+            ps.setLong(1, i);
+            ps.setString(2, "row " + i);
+        });
     }
 
     private static void awaitApplied(long applied) throws InterruptedException {

@@ -75,6 +75,25 @@ class DispatcherTest {
     }
 
     @Test
+    void aNewVersionOfATableIsHashedByItsOwnKey() {
+        // after a DDL the table's rows carry a new TableInfo: its key columns, not the cached ones, are hashed
+        TableInfo keyedByCustomer = TableInfo.of("shop", "orders", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, 0),
+                ColumnInfo.of("customer", MySqlType.VARCHAR, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("amount", MySqlType.NEWDECIMAL, 0)));
+        Dispatcher d = dispatcher(PartitionRule.INDEX_VALUE, 8);
+        Set<Integer> seen = new HashSet<>();
+        for (long i = 0; i < 50; i++) {
+            d.route(insert(ORDERS, i, "c", null));
+            int p = d.route(insert(keyedByCustomer, i, "c", null)).get(0).partition();
+            assertEquals(dispatcher(PartitionRule.INDEX_VALUE, 8).route(insert(keyedByCustomer, i, "c", null)).get(0)
+                    .partition(), p, "as a dispatcher that never saw the old version");
+            seen.add(p);
+        }
+        assertEquals(1, seen.size(), "one customer, one partition, whatever the id");
+    }
+
+    @Test
     void pkRuleWithoutPrimaryKeyFallsBackToTable() {
         Dispatcher d = dispatcher(PartitionRule.PK, 8);
         int p = d.route(insert(LOG, "a")).get(0).partition();

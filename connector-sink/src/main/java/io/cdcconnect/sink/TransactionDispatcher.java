@@ -72,8 +72,7 @@ final class TransactionDispatcher {
                     + ", offset " + offset;
             try {
                 s = shapes.shapeOf(rows.get(i).table(), origin);
-            } catch (ShapeResolver.RowRejectedException rejected) {
-                ShapeResolver.RowRejectedException e = rejected;
+            } catch (ShapeResolver.RowRejectedException e) {
                 long ts = rows.get(i).commitTs();
                 if (ts > 0 && ts < ddl.lastDdlTs(txn.partition())) {
                     // committed before a DDL statement that already ran from this partition, which removed its
@@ -100,21 +99,18 @@ final class TransactionDispatcher {
                         e = still;
                     }
                 }
-                if (s != null) {
-                    rowShapes.add(s);
-                    s.conflictKeys(rows.get(i), keys);
+                if (s == null) {
+                    // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails
+                    RejectedRows rejectedRows = this.rejectedRows.get();
+                    if (!rejectedRows.tolerated()) throw e;
+                    if (offset != reported) {
+                        rejectedRows.report(txn.partition(), offset, e.getMessage(), e.getCause());
+                        metrics.errantRecord();
+                        reported = offset;
+                    }
+                    txn.dropRow(i--);
                     continue;
                 }
-                // the target lacks the row's table or a column: the row goes to the dead-letter queue, or fails
-                RejectedRows rejectedRows = this.rejectedRows.get();
-                if (!rejectedRows.tolerated()) throw e;
-                if (offset != reported) {
-                    rejectedRows.report(txn.partition(), offset, e.getMessage(), e.getCause());
-                    metrics.errantRecord();
-                    reported = offset;
-                }
-                txn.dropRow(i--);
-                continue;
             }
             rowShapes.add(s);
             s.conflictKeys(rows.get(i), keys);

@@ -82,7 +82,8 @@ public final class ShapeResolver {
      */
     public TargetTable reread(TableInfo table) throws SQLException {
         String targetSchema = targetSchema(table.schema());
-        shapes.keySet().removeIf(k -> k.startsWith(table.schema() + '\u0000' + table.table() + '\u0000'));
+        String prefix = table.schema() + '\u0000' + table.table() + '\u0000';
+        shapes.keySet().removeIf(k -> k.startsWith(prefix));
         return tables.reread(targetSchema, table.table());
     }
 

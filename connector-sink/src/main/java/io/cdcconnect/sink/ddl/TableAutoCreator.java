@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code auto.create} and {@code auto.evolve}: when a row's target table is missing, creates it from the row's column
@@ -136,12 +137,8 @@ public final class TableAutoCreator {
         }
     }
 
-    private interface Sql {
-        String get();
-    }
-
     /** The statement, checked against the DDL policy's protected databases. */
-    private String statement(TableInfo table, String targetSchema, String origin, Sql build) {
+    private String statement(TableInfo table, String targetSchema, String origin, Supplier<String> build) {
         String sql;
         try {
             sql = build.get();

@@ -140,11 +140,7 @@ public final class Verifier {
         if (!plan.keyOrderAgrees(up, down)) {
             // bounds taken in the source's order would not cut the target into the same ranges: one chunk
             result.note("compared as one chunk: its key has text columns the two sides collate differently");
-            KeyRange all = new KeyRange(0, null, null);
-            result.chunks.incrementAndGet();
-            Runnable check = () -> check(plan, all, result);
-            if (pool == null) check.run();
-            else pending.add(pool.submit(check));
+            schedule(plan, new KeyRange(0, null, null), result, pool, pending);
             return;
         }
         List<String> key = plan.sourceKey();
@@ -167,14 +163,19 @@ public final class Verifier {
                     }
                 }
             }
-            KeyRange range = new KeyRange(index++, lower, upper);
-            result.chunks.incrementAndGet();
-            Runnable check = () -> check(plan, range, result);
-            if (pool == null) check.run();
-            else pending.add(pool.submit(check));
+            schedule(plan, new KeyRange(index++, lower, upper), result, pool, pending);
             if (upper == null) return;
             lower = upper;
         }
+    }
+
+    /** Counts one chunk of the table and compares it: on the pool if there is one, else now. */
+    private void schedule(TablePlan plan, KeyRange range, TableResult result, ExecutorService pool,
+                          List<Future<?>> pending) {
+        result.chunks.incrementAndGet();
+        Runnable check = () -> check(plan, range, result);
+        if (pool == null) check.run();
+        else pending.add(pool.submit(check));
     }
 
     private void check(TablePlan plan, KeyRange range, TableResult result) {

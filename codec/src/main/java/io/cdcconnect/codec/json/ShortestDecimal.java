@@ -36,14 +36,15 @@ public final class ShortestDecimal {
     public static String of(double v) {
         if (!JDK_SHORTEST) return shortened(v);
         String s = Double.toString(v);
-        return significantDigits(s) == 2 ? shortened(v) : s;
+        // Java's two-digit rule differs from Go's only among subnormals; a normal value's text is already Go's
+        return Math.abs(v) < Double.MIN_NORMAL && significantDigits(s) == 2 ? shortened(v) : s;
     }
 
     /** As {@link #of(double)}, for a {@code float}. */
     public static String of(float v) {
         if (!JDK_SHORTEST) return shortened(v);
         String s = Float.toString(v);
-        return significantDigits(s) == 2 ? shortened(v) : s;
+        return Math.abs(v) < Float.MIN_NORMAL && significantDigits(s) == 2 ? shortened(v) : s;
     }
 
     /** The Java 17/18 path, also run by the tests on any Java. */

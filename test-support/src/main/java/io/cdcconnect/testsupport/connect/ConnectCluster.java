@@ -45,15 +45,6 @@ public final class ConnectCluster implements AutoCloseable {
     }
 
     /**
-     * A real broker in this JVM and the Connect worker as a separate JVM ({@code ConnectDistributed}), so that a test
-     * can kill it with SIGKILL mid-stream, as a crashed machine would, instead of stopping it politely.
-     */
-    public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir) {
-        checkPluginDir(pluginDir);
-        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps()));
-    }
-
-    /**
      * A real broker in this JVM and {@code workers} Connect workers of one group, each a separate JVM: a test can kill
      * one ({@link #killWorker(int)}), add one ({@link #addWorker()}) and stop the broker ({@link #stopBroker()}).
      */
@@ -325,7 +316,7 @@ public final class ConnectCluster implements AutoCloseable {
      * only in forked mode.
      */
     public void killAndRestartWorker() {
-        if (forked == null) throw new IllegalStateException("killing needs a forked worker (startWithForkedWorker)");
+        if (forked == null) throw new IllegalStateException("killing needs a forked worker (startWithForkedWorkers)");
         forked.restart(true);
     }
 

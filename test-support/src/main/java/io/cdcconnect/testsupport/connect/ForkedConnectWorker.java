@@ -65,15 +65,6 @@ final class ForkedConnectWorker implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(reaper);
     }
 
-    static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps) {
-        return start(pluginDir, workDir, brokerProps, 1);
-    }
-
-    /** A broker in this JVM and {@code count} workers. */
-    static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, int count) {
-        return start(pluginDir, workDir, brokerProps, count, Map.of());
-    }
-
     /** A broker in this JVM and {@code count} workers, each with {@code extraProps} on top of the shared settings. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, int count,
                                      Map<String, String> extraProps) {

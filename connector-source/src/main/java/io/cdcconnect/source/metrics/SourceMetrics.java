@@ -64,7 +64,10 @@ public final class SourceMetrics implements AutoCloseable {
     private final LongAdder ddl;
     private volatile long lastCommitMillis;
     private volatile long resolvedMillis;
-    /** By table version (TableInfo instances are shared by a table's rows), then by name. Poll thread only. */
+    /**
+     * By table version (TableInfo instances are shared by a table's rows; the latest of each), then by name. Poll
+     * thread only.
+     */
     private final Map<TableInfo, TableMetrics> byTableInfo = new IdentityHashMap<>();
     private final Map<String, TableMetrics> byName = new HashMap<>();
     /** Every table's metrics, for close(); guarded by itself (a table is added on the poll thread, stop() closes). */
@@ -144,6 +147,9 @@ public final class SourceMetrics implements AutoCloseable {
         TableMetrics m = byTableInfo.get(t);
         if (m == null) {
             m = table(t.schema() + "." + t.table());
+            // one version per table is kept: a DDL's new TableInfo replaces the old one, which is then forgotten
+            if (m.info != null) byTableInfo.remove(m.info);
+            m.info = t;
             byTableInfo.put(t, m);
         }
         return m;
@@ -187,6 +193,8 @@ public final class SourceMetrics implements AutoCloseable {
         final LongAdder events = set.counter(TABLE_EVENTS);
         final LongAdder bytes = set.counter(TABLE_BYTES);
         final MetricsJmx.Registration registration;
+        /** The version of the table last looked up by, the key of this in byTableInfo (poll thread only). */
+        TableInfo info;
 
         TableMetrics(String table, boolean jmx) {
             registration = jmx ? MetricsJmx.register(

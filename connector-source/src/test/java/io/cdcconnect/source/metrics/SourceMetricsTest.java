@@ -95,6 +95,21 @@ class SourceMetricsTest {
     }
 
     @Test
+    void rowsOfEachVersionOfATableCountTowardsTheTable() {
+        TableInfo altered = TableInfo.of("shop", "orders", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("c", MySqlType.LONG, 0)));
+        try (SourceMetrics m = SourceMetrics.inMemory("c", "0", null)) {
+            for (TableInfo version : List.of(ORDERS, altered, ORDERS, altered)) {
+                m.emitted(List.of(new Outgoing("t.orders", 0, RowChange.insert(version,
+                        new Object[version.columnCount()], ts(1)), null)), List.of(message("t.orders", 0, 10, ts(1), 0)));
+            }
+            assertEquals(4.0, m.tableValue("shop.orders", SourceMetrics.TABLE_EVENTS));
+            assertEquals(40.0, m.tableValue("shop.orders", SourceMetrics.TABLE_BYTES));
+        }
+    }
+
+    @Test
     void aWatermarkSetsTheResolvedTsAndBringsTheLagDown() {
         long old = System.currentTimeMillis() - 60_000;
         long now = System.currentTimeMillis();

@@ -185,8 +185,7 @@ public final class CdcSinkTask extends SinkTask {
             try {
                 return decoder.decode(record);
             } catch (UnavailableException e) {
-                String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
-                        + record.kafkaOffset();
+                String where = where(record);
                 if (attempt >= decodeRetry.maxRetries()) {
                     throw new OutageException(e.resource() + " is unavailable: the record at " + where
                             + " could not be decoded after " + (attempt + 1) + " attempts over "
@@ -305,9 +304,12 @@ public final class CdcSinkTask extends SinkTask {
         return out == null ? events : out;
     }
 
+    private static String where(SinkRecord record) {
+        return new SourcePartition(record.topic(), record.kafkaPartition()).where(record.kafkaOffset());
+    }
+
     private void reportErrant(SinkRecord record, RuntimeException cause, String what) {
-        String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
-                + record.kafkaOffset();
+        String where = where(record);
         String message = String.format(what, where) + ": " + cause.getMessage();
         if (reporter == null) {
             throw new ConnectException(message, cause);
@@ -318,8 +320,7 @@ public final class CdcSinkTask extends SinkTask {
 
     /** Hands a record to Connect's errant-record reporter and waits until it is written (the DLQ's producer acked). */
     private void sendToReporter(SinkRecord record, String message, Throwable cause) {
-        String where = "topic " + record.topic() + ", partition " + record.kafkaPartition() + ", offset "
-                + record.kafkaOffset();
+        String where = where(record);
         try {
             reporter.report(record, new ConnectException(message, cause)).get();
         } catch (InterruptedException e) {

@@ -68,10 +68,8 @@ final class TransactionDispatcher {
         for (int i = 0; i < rows.size(); i++) {
             long offset = txn.offsetOf(i);
             RowShape s;
-            String origin = "topic " + txn.partition().topic() + ", partition " + txn.partition().partition()
-                    + ", offset " + offset;
             try {
-                s = shapes.shapeOf(rows.get(i).table(), origin);
+                s = shapes.shapeOf(rows.get(i).table(), txn.partition(), offset);
             } catch (ShapeResolver.RowRejectedException e) {
                 long ts = rows.get(i).commitTs();
                 if (ts > 0 && ts < ddl.lastDdlTs(txn.partition())) {
@@ -92,8 +90,8 @@ final class TransactionDispatcher {
                 s = null;
                 if (tables.enabled()) {
                     try {
-                        if (tables.repair(rows.get(i).table(), ts, origin)) {
-                            s = shapes.shapeOf(rows.get(i).table(), origin);
+                        if (tables.repair(rows.get(i).table(), ts, txn.partition().where(offset))) {
+                            s = shapes.shapeOf(rows.get(i).table(), txn.partition(), offset);
                         }
                     } catch (ShapeResolver.RowRejectedException still) {
                         e = still;

@@ -4,6 +4,7 @@ import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.txn.SourcePartition;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
@@ -46,11 +47,12 @@ public final class ShapeResolver {
     }
 
     /**
-     * @param origin where the row came from, for the message when the target cannot take it
+     * @param partition where the row came from, with {@code offset}: for the message when the target cannot take it
+     *                  (the text is built only then, not for every row)
      * @throws RowRejectedException naming the table, column and origin when the target lacks the table or a column
      * @throws ApplyException       when the target's definition cannot be read (after the retries)
      */
-    public RowShape shapeOf(TableInfo table, String origin) {
+    public RowShape shapeOf(TableInfo table, SourcePartition partition, long offset) {
         // a table may arrive in two shapes (Avro deletes carry only the key columns)
         String key = table.schema() + '\u0000' + table.table() + '\u0000' + table.columnCount();
         RowShape s = shapes.get(key);
@@ -65,7 +67,7 @@ public final class ShapeResolver {
                 s = RowShape.of(table, tables.get(targetSchema, table.table()), dialect);
             }
         } catch (SQLException | IllegalArgumentException e) {
-            String message = "cannot apply rows of " + table + " from " + origin + " to "
+            String message = "cannot apply rows of " + table + " from " + partition.where(offset) + " to "
                     + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
             if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
                 throw new RowRejectedException(message, e);

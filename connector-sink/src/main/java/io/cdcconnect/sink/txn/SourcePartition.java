@@ -9,6 +9,11 @@ public record SourcePartition(String topic, int partition) {
         Objects.requireNonNull(topic, "topic");
     }
 
+    /** "topic t, partition p, offset o": how every message of the sink names a record. */
+    public String where(long offset) {
+        return "topic " + topic + ", partition " + partition + ", offset " + offset;
+    }
+
     @Override
     public String toString() {
         return topic + "-" + partition;

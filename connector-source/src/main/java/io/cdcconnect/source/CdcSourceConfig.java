@@ -371,7 +371,7 @@ public final class CdcSourceConfig extends AbstractConfig {
             throw new ConfigException(SCHEMA_REGISTRY_URL, "", "output.format=" + format + " needs the schema "
                     + "registry's URL");
         }
-        if (!format.largeMessageHandling() && (!getString(LARGE_MESSAGE_HANDLE).equals("none")
+        if (!format.largeMessageHandling() && (!largeMessageHandle().equals("none")
                 || Compression.parse(getString(COMPRESSION)) != Compression.NONE)) {
             throw new ConfigException(LARGE_MESSAGE_HANDLE, getString(LARGE_MESSAGE_HANDLE), "output.format="
                     + format + " has no large-message handling or value compression: leave " + LARGE_MESSAGE_HANDLE
@@ -484,9 +484,9 @@ public final class CdcSourceConfig extends AbstractConfig {
             o.put("avro-bigint-unsigned-handling-mode", getString(AVRO_BIGINT_UNSIGNED_HANDLING));
         }
         if (format.largeMessageHandling()) {
-            o.put("large-message-handle-option", getString(LARGE_MESSAGE_HANDLE));
+            o.put("large-message-handle-option", largeMessageHandle());
             o.put("large-message-handle-compression", getString(COMPRESSION));
-            if (getString(LARGE_MESSAGE_HANDLE).equals("claim-check")) {
+            if (largeMessageHandle().equals("claim-check")) {
                 o.put("claim-check-storage-uri", getString(CLAIM_CHECK_STORAGE_URI));
                 o.put("claim-check-raw-value", Boolean.toString(getBoolean(CLAIM_CHECK_RAW_VALUE)));
             }
@@ -579,6 +579,11 @@ public final class CdcSourceConfig extends AbstractConfig {
 
     static ConfigDef.Validator enumValidator(String... allowed) {
         return new EnumValidator(List.of(allowed));
+    }
+
+    /** large.message.handle as its validator reads it: trimmed and lower-cased ("None" is none). */
+    private String largeMessageHandle() {
+        return getString(LARGE_MESSAGE_HANDLE).trim().toLowerCase(Locale.ROOT);
     }
 
     /** One of a few values, case-insensitive; the values are also what validation recommends (SourceRecommenders). */

@@ -166,6 +166,11 @@ class CdcSourceConfigTest {
         assertEquals("file:///var/lib/cdc/claims/", codec.get("claim-check-storage-uri"));
         assertEquals("false", codec.get("claim-check-raw-value"));
 
+        // read as its validator reads it, whatever the case
+        p.put("large.message.handle.option", "Claim-Check");
+        assertEquals("claim-check", new CdcSourceConfig(p).codecOptions().get("large-message-handle-option"));
+        p.put("large.message.handle.option", "claim-check");
+
         p.put("output.format", "open-protocol");
         p.put("claim.check.raw.value", "true");
         ConfigException raw = assertThrows(ConfigException.class, () -> new CdcSourceConfig(p));

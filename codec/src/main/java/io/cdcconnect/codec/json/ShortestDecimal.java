@@ -18,8 +18,8 @@ import java.util.function.Predicate;
  * {@code Double.MIN_VALUE} as 4.9E-324, Go as 5e-324); such texts go through the same shortening on every Java.
  * <p>
  * This replaces jackson-core's internal {@code io.schubfach} classes, which the plugins must not depend on: Jackson
- * comes from the Connect worker, and workers before Jackson 2.14 do not have them. The price on Java 17, measured
- * against Schubfach on one core: about the JDK's own cost (80 ns) for values of up to 15 digits (money, counters,
+ * comes from the Connect worker, and workers before Jackson 2.14 do not have them. The price on Java 17, timed once
+ * against Schubfach with a throwaway loop (not a benchmark kept in the repository; shared 2-core machine): about the JDK's own cost (80 ns) for values of up to 15 digits (money, counters,
  * most stored measurements), 1.4 µs for a double of ordinary magnitude that needs 16–17 digits (random values in
  * [0, 1000)), 6–7 µs across the whole exponent range; from Java 19 on, the JDK's cost. {@code ShortestDecimalTest} checks
  * both paths against Schubfach over 600,000 random values and the classic hard cases.

@@ -10,7 +10,9 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link ShortestDecimal} against an independent implementation of the same rule: jackson-core's Schubfach, used here
+ * {@link ShortestDecimal} (its Java 17/18 path {@code shortened}, and {@code of}, which is that same path on Java 17/18
+ * and the JDK's own text on Java 19+: run the test on both to cover both) against an independent implementation
+ * of the same rule: jackson-core's Schubfach, used here
  * as the oracle only (the production code must not depend on Jackson's internals). Compared by value and digit count,
  * since the two spell the same number differently at times ("100.0" vs "100"). One rule differs on purpose: where one
  * digit reads back, Java (and Schubfach) still print two, the closest two-digit decimal, and Go prints one: Java's

@@ -63,6 +63,24 @@ public final class ConnectCluster implements AutoCloseable {
                 extraWorkerProps));
     }
 
+    /**
+     * The broker and {@code workers} Connect workers each in a child JVM of its own, as users deploy them: nothing of
+     * theirs (heap, JIT, garbage collector, CPU time) is shared with this process, which only drives them over REST,
+     * Kafka's protocol and JMX. The broker cannot be stopped alone ({@link #stopBroker()} needs it in this JVM).
+     */
+    public static ConnectCluster startSeparateProcesses(Path pluginDir, Path workDir, int workers,
+                                                        Map<String, String> extraWorkerProps) {
+        checkPluginDir(pluginDir);
+        BrokerProcess broker = BrokerProcess.start(workDir.resolve("broker"), brokerProps());
+        try {
+            return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, broker.bootstrapServers(),
+                    broker, workers, extraWorkerProps));
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
     /** A Connect worker in a child JVM on a broker that runs elsewhere (a container); {@code broker} stops it. */
     public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir, String bootstrapServers,
                                                        AutoCloseable broker) {

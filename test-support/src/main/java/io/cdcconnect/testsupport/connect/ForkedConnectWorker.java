@@ -74,6 +74,12 @@ final class ForkedConnectWorker implements AutoCloseable {
         return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, extraProps, t0);
     }
 
+    /** {@code count} workers on a broker that runs in another process; {@code broker} is closed with the workers. */
+    static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker,
+                                     int count, Map<String, String> extraProps) {
+        return start(pluginDir, workDir, bootstrapServers, broker, null, count, extraProps, System.nanoTime());
+    }
+
     /** A worker on a broker that runs elsewhere (e.g. a container); {@code broker} is closed with the worker. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker, long t0) {
         return start(pluginDir, workDir, bootstrapServers, broker, null, 1, Map.of(), t0);

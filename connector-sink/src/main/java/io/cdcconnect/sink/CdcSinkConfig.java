@@ -45,6 +45,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
     public static final String WORKER_COUNT = "worker.count";
+    public static final String DECODE_THREADS = "decode.threads";
     public static final String MAX_TXN_ROWS = "max.txn.rows";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
@@ -187,6 +188,10 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Apply threads per task, each with its own pooled connection (pool size = worker.count + 1). "
                         + "Transactions touching disjoint keys run in parallel; conflicting ones keep source order.",
                 GROUP_APPLY, ++o, Width.SHORT, "Workers");
+        d.define(DECODE_THREADS, Type.INT, 2, ConfigDef.Range.between(0, 64), Importance.LOW,
+                "Threads per task that decode the records of each put() ahead of the task thread, which takes "
+                        + "them in their order (every partition keeps its order). 0 decodes on the task thread.",
+                GROUP_APPLY, ++o, Width.SHORT, "Decode threads");
         d.define(MAX_TXN_ROWS, Type.INT, 4096, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 "Largest downstream transaction. A source transaction with more rows is split into parts of this "
                         + "size, each committed on its own (a reader may then see it half applied). Workers also "
@@ -420,6 +425,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public int workerCount() {
         return getInt(WORKER_COUNT);
+    }
+
+    public int decodeThreads() {
+        return getInt(DECODE_THREADS);
     }
 
     public int maxTxnRows() {

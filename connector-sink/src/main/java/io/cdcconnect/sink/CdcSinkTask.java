@@ -11,6 +11,7 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.UnavailableException;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.decode.RecordDecoder;
+import io.cdcconnect.sink.decode.DecodeStage;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.codec.metrics.MetricsJmx;
 import io.cdcconnect.sink.metrics.SinkMetrics;
@@ -59,6 +60,8 @@ public final class CdcSinkTask extends SinkTask {
 
     private CdcSinkConfig config;
     private RecordDecoder decoder;
+    /** Decodes a put()'s records ahead of the task thread ({@code decode.threads}). */
+    private DecodeStage decodeStage;
     private SinkPipeline pipeline;
     private SinkMetrics metrics;
     private ErrantRecordReporter reporter;
@@ -82,6 +85,8 @@ public final class CdcSinkTask extends SinkTask {
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = MetricsJmx.taskId(props, connector, this);
         decoder = RecordDecoders.forConfig(config);
+        decodeStage = new DecodeStage(() -> RecordDecoders.forConfig(config), config.decodeThreads(),
+                "cdc-sink-" + connector + "-" + taskId);
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
         decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
         metrics = SinkMetrics.jmx(connector, taskId);
@@ -96,6 +101,7 @@ public final class CdcSinkTask extends SinkTask {
             pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId, connector);
         } catch (RuntimeException e) {
             metrics.close();
+            decodeStage.close();
             throw new ConnectException(e.getMessage(), e);
         }
         pipeline.setRejectedRows(new RejectedRows() {
@@ -141,20 +147,35 @@ public final class CdcSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         Set<SourcePartition> active = new HashSet<>();
         if (rowsTolerated) releaseApplied();
+        DecodeStage.Batch batch = decodeStage.decode(records instanceof List<SinkRecord> l ? l : List.copyOf(records));
+        boolean done = false;
         try {
             pipeline.beginBatch();
-            for (SinkRecord record : records) {
+            for (int i = 0; i < batch.size(); i++) {
+                SinkRecord record = batch.record(i);
                 SourcePartition p = new SourcePartition(record.topic(), record.kafkaPartition());
                 active.add(p);
                 long offset = record.kafkaOffset();
-                List<ChangeEvent> events;
-                try {
-                    events = decode(record);
-                } catch (OutageException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    reportErrant(record, e, "cannot decode the record at %s as " + config.inputFormat());
+                DecodeStage.Decoded decoded = batch.get(i);
+                List<ChangeEvent> events = decoded.events();
+                long bytes = decoded.bytes();
+                RuntimeException error = decoded.error();
+                if (error instanceof UnavailableException) {
+                    // what decoding needs is down: wait it out here, in order, with the retry schedule
+                    try {
+                        events = decode(record);
+                        bytes = decoder.sizeOf(record, events);
+                        error = null;
+                    } catch (OutageException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        error = e; // back, and the record itself is bad
+                    }
+                }
+                if (error != null) {
+                    reportErrant(record, error, "cannot decode the record at %s as " + config.inputFormat());
                     events = List.of();
+                    bytes = 0;
                 }
                 try {
                     events = screenDdl(events, record);
@@ -165,11 +186,14 @@ public final class CdcSinkTask extends SinkTask {
                 if (rowsTolerated && carriesRows(events)) {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
-                pipeline.accept(p, offset, events, decoder.sizeOf(record, events), ddlCopies(record, events));
+                pipeline.accept(p, offset, events, bytes, ddlCopies(record, events));
             }
             pipeline.endBatch(active);
+            done = true;
         } catch (ApplyException e) {
             throw new ConnectException(e.getMessage(), e);
+        } finally {
+            if (!done) batch.cancel();
         }
     }
 
@@ -360,6 +384,10 @@ public final class CdcSinkTask extends SinkTask {
 
     @Override
     public void stop() {
+        if (decodeStage != null) {
+            decodeStage.close();
+            decodeStage = null;
+        }
         if (pipeline != null) {
             pipeline.close();
             pipeline = null;

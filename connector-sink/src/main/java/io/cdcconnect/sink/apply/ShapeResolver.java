@@ -21,6 +21,12 @@ public final class ShapeResolver {
     private final SqlDialect dialect;
     private final Map<String, String> schemaMap;
     private final Map<String, RowShape> shapes = new HashMap<>();
+    /**
+     * The shape each table version (decoders keep one {@link TableInfo} per version, so rows share it) last resolved
+     * to: the per-row lookup is then one identity hash, with no key text built. Bounded; cleared with {@link #shapes}.
+     */
+    private final Map<TableInfo, RowShape> byVersion = new java.util.IdentityHashMap<>();
+    private static final int MAX_VERSIONS = 4096;
 
     /** With the target's metadata reads retried under {@code retry}. */
     public ShapeResolver(DataSource dataSource, SqlDialect dialect, Map<String, String> schemaMap, RetryPolicy retry,
@@ -53,6 +59,15 @@ public final class ShapeResolver {
      * @throws ApplyException       when the target's definition cannot be read (after the retries)
      */
     public RowShape shapeOf(TableInfo table, SourcePartition partition, long offset) {
+        RowShape known = byVersion.get(table);
+        if (known != null) return known;
+        RowShape s = resolve(table, partition, offset);
+        if (byVersion.size() >= MAX_VERSIONS) byVersion.clear();
+        byVersion.put(table, s);
+        return s;
+    }
+
+    private RowShape resolve(TableInfo table, SourcePartition partition, long offset) {
         // a table may arrive in two shapes (Avro deletes carry only the key columns)
         String key = table.schema() + '\u0000' + table.table() + '\u0000' + table.columnCount();
         RowShape s = shapes.get(key);
@@ -86,6 +101,7 @@ public final class ShapeResolver {
         String targetSchema = targetSchema(table.schema());
         String prefix = table.schema() + '\u0000' + table.table() + '\u0000';
         shapes.keySet().removeIf(k -> k.startsWith(prefix));
+        byVersion.clear();
         return tables.reread(targetSchema, table.table());
     }
 
@@ -93,5 +109,6 @@ public final class ShapeResolver {
     public void invalidateAll() {
         tables.invalidateAll();
         shapes.clear();
+        byVersion.clear();
     }
 }

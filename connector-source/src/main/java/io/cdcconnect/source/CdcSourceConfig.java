@@ -46,6 +46,7 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String DEBEZIUM_MAX_BATCH_SIZE = "max.batch.size";
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
     public static final String ENCODER_THREADS = "encoder.threads";
+    public static final String CONVERT_AHEAD_BATCHES = "convert.ahead.batches";
     public static final String ENCODER_MAX_INFLIGHT_BYTES = "encoder.max.inflight.bytes";
     public static final String ENCODER_CHUNK_EVENTS = "encoder.chunk.events";
     public static final String LARGE_MESSAGE_HANDLE = "large.message.handle.option";
@@ -257,6 +258,12 @@ public final class CdcSourceConfig extends AbstractConfig {
                 "Threads that encode messages (TiCDC's encoder group); output keeps the source order within each "
                         + "partition. 1 encodes on the task's own thread.", GROUP_OUTPUT, ++o, Width.SHORT,
                 "Encoder threads");
+        def.define(CONVERT_AHEAD_BATCHES, Type.INT, 1, ConfigDef.Range.between(0, 16), Importance.LOW,
+                "Batches of Debezium's records a thread of the task converts and encodes ahead of Connect, while "
+                        + "Connect sends the last batch it took (TiCDC's mounter runs ahead of its sink the same way). "
+                        + "A batch converted ahead is dropped at a stop, before any of it is sent, so nothing is "
+                        + "claimed twice. 0 converts on Connect's task thread inside poll().", GROUP_OUTPUT, ++o,
+                Width.SHORT, "Batches converted ahead");
         def.define(ENCODER_MAX_INFLIGHT_BYTES, Type.LONG, 64L << 20, ConfigDef.Range.atLeast(1024), Importance.LOW,
                 "Bound on the bytes of events being encoded at once (estimated, then the encoded size); the task "
                         + "waits for encoders when it is reached.", GROUP_OUTPUT, ++o, Width.SHORT,
@@ -501,6 +508,10 @@ public final class CdcSourceConfig extends AbstractConfig {
 
     public int encoderThreads() {
         return getInt(ENCODER_THREADS);
+    }
+
+    public int convertAheadBatches() {
+        return getInt(CONVERT_AHEAD_BATCHES);
     }
 
     public long encoderMaxInFlightBytes() {

@@ -54,6 +54,8 @@ public class CdcSourceTask extends SourceTask {
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     /** Debezium's offset last handed to Connect; a record that claims nothing repeats it (a null offset would delete it). */
     private Map<String, ?> lastOffset;
+    /** Converts batches ahead of Connect (convert.ahead.batches); null when poll() converts on Connect's thread. */
+    private ConvertAhead ahead;
     /** Connect's, when transaction.boundary=connector (exactly-once): each poll's last record ends a transaction. */
     private org.apache.kafka.connect.source.TransactionContext transactions;
 
@@ -96,6 +98,9 @@ public class CdcSourceTask extends SourceTask {
             LOG.info("Source task {} was stopped while Debezium was starting ({}): not an error", name,
                     e.getClass().getSimpleName());
             return;
+        }
+        if (config.convertAheadBatches() > 0) {
+            ahead = new ConvertAhead(this::convertNext, config.convertAheadBatches(), "cdc-source-" + name);
         }
         LOG.info("Source task {} started: {} flavour, {} on {}:{}, output {} to '{}', partition rule {} over {} "
                         + "partitions", name, config.flavor().configName(), config.user(), config.hostname(),
@@ -143,6 +148,16 @@ public class CdcSourceTask extends SourceTask {
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
         if (stopping) return null;
+        List<SourceRecord> records = ahead != null ? ahead.take() : convertNext();
+        return records == null ? null : endOfPoll(records);
+    }
+
+    /**
+     * Debezium's next batch as our records, or null when it had none (or the task is stopping). Runs on one thread at
+     * a time: Connect's task thread, or the {@link ConvertAhead} thread.
+     */
+    private List<SourceRecord> convertNext() throws InterruptedException {
+        if (stopping) return null;
         List<SourceRecord> in = debezium.poll();
         if (in != null) metrics.polled(in.size());
         List<Outgoing> events = new ArrayList<>();
@@ -165,7 +180,7 @@ public class CdcSourceTask extends SourceTask {
         if (events.isEmpty()) {
             if (heartbeat == null) return null;
             if (heartbeat.sourceOffset() != null) lastOffset = heartbeat.sourceOffset();
-            return endOfPoll(List.of(heartbeatRecord(heartbeat)));
+            return List.of(heartbeatRecord(heartbeat));
         }
         List<Message> messages;
         try {
@@ -179,7 +194,7 @@ public class CdcSourceTask extends SourceTask {
         if (!records.isEmpty() && records.get(records.size() - 1).sourceOffset() != null) {
             lastOffset = records.get(records.size() - 1).sourceOffset();
         }
-        return endOfPoll(records);
+        return records;
     }
 
     /**
@@ -294,6 +309,8 @@ public class CdcSourceTask extends SourceTask {
     public void stop() {
         stopping = true;
         try {
+            // the thread converting ahead leaves Debezium's poll before Debezium stops
+            if (ahead != null) ahead.close();
             if (debezium != null) debezium.stop();
             if (encoder != null) encoder.close();
             if (keyCatalog != null) keyCatalog.close();

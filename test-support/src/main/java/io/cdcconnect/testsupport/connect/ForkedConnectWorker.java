@@ -33,6 +33,9 @@ import java.util.Properties;
 final class ForkedConnectWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForkedConnectWorker.class);
 
+    /** JVM options added to every worker's command line (space-separated), for profiling; none by default. */
+    static final String WORKER_JVM_OPTIONS = "cdc.worker.jvm.options";
+
     /** One worker process. */
     private record Worker(Process process, int restPort, int jmxPort, Path log) {
         URI restUrl() {
@@ -207,6 +210,9 @@ final class ForkedConnectWorker implements AutoCloseable {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-Xmx1g");
+            // e.g. -Dcdc.worker.jvm.options="-XX:StartFlightRecording=filename=/tmp/worker.jfr" to profile a worker
+            String extraJvm = System.getProperty(WORKER_JVM_OPTIONS, "").trim();
+            if (!extraJvm.isEmpty()) cmd.addAll(List.of(extraJvm.split("\\s+")));
             cmd.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
             cmd.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
             cmd.add("-Dcom.sun.management.jmxremote.authenticate=false");

@@ -66,12 +66,17 @@ public final class ConnectCluster implements AutoCloseable {
     /**
      * The broker and {@code workers} Connect workers each in a child JVM of its own, as users deploy them: nothing of
      * theirs (heap, JIT, garbage collector, CPU time) is shared with this process, which only drives them over REST,
-     * Kafka's protocol and JMX. The broker cannot be stopped alone ({@link #stopBroker()} needs it in this JVM).
+     * Kafka's protocol and JMX. The broker keeps Kafka's default {@code group.initial.rebalance.delay.ms} (3 s), which
+     * the embedded one sets to 0. It cannot be stopped alone ({@link #stopBroker()} needs it in this JVM).
      */
     public static ConnectCluster startSeparateProcesses(Path pluginDir, Path workDir, int workers,
                                                         Map<String, String> extraWorkerProps) {
         checkPluginDir(pluginDir);
-        BrokerProcess broker = BrokerProcess.start(workDir.resolve("broker"), brokerProps());
+        Properties props = brokerProps();
+        // Kafka's own default, which a user's broker has (the embedded cluster's is 0): the first consumer of an
+        // empty group with the classic protocol waits this long for others before it gets partitions
+        props.put("group.initial.rebalance.delay.ms", "3000");
+        BrokerProcess broker = BrokerProcess.start(workDir.resolve("broker"), props);
         try {
             return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, broker.bootstrapServers(),
                     broker, workers, extraWorkerProps));

@@ -81,9 +81,11 @@ public final class LatencyBenchmark {
 
             say("[3/5] registering our source and our sink; waiting for the snapshot of the preload to reach the target...");
             long s0 = System.nanoTime();
-            connect.putConnector(SOURCE, sourceConfig(db, connect, o));
+            Map<String, String> sourceConfig = sourceConfig(db, connect, o);
+            Map<String, String> sinkConfig = sinkConfig(db, o);
+            connect.putConnector(SOURCE, sourceConfig);
             connect.awaitRunning(SOURCE, 1, Duration.ofSeconds(180));
-            connect.putConnector(SINK, sinkConfig(db, o));
+            connect.putConnector(SINK, sinkConfig);
             connect.awaitRunning(SINK, 1, Duration.ofSeconds(180));
             awaitSnapshot(db, connect, o);
             say(String.format("      snapshot of %d rows applied in %.1f s", (long) o.tables() * o.rowsPerTable(),
@@ -93,6 +95,8 @@ public final class LatencyBenchmark {
                     + o.skipSeconds() + " s not counted), drained in between...");
             List<RateResult> results = new ArrayList<>();
             List<String> notes = new ArrayList<>();
+            notes.add("Source config as registered: " + shown(sourceConfig) + ".");
+            notes.add("Sink config as registered: " + shown(sinkConfig) + ".");
             long capacity = 0;
             for (int rate : o.rates()) capacity += (long) rate * o.seconds();
             ProbeLedger ledger = new ProbeLedger((int) Math.min(Integer.MAX_VALUE - 16, capacity / 2 + 10_000));
@@ -225,6 +229,17 @@ public final class LatencyBenchmark {
                 steadySeconds > 0 ? flushes / steadySeconds : Double.NaN,
                 flushes > 0 ? rowsApplied / flushes : Double.NaN,
                 lagSamples > 0 ? lagSum / lagSamples : Double.NaN, lagSamples > 0 ? lagMax : Double.NaN);
+    }
+
+    /** A connector config for the report: every setting but passwords and addresses, which differ per run. */
+    private static String shown(Map<String, String> config) {
+        StringBuilder out = new StringBuilder();
+        config.forEach((k, v) -> {
+            if (k.contains("password") || k.contains("url") || k.contains("hostname") || k.contains("port")
+                    || k.contains("bootstrap")) return;
+            out.append(out.length() == 0 ? "" : ", ").append('`').append(k).append('=').append(v).append('`');
+        });
+        return out.toString();
     }
 
     private static long unsettled(ProbeLedger ledger, long from, long to) {

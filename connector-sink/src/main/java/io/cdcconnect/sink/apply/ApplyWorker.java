@@ -95,6 +95,7 @@ public final class ApplyWorker implements Runnable {
     @Override
     public void run() {
         try {
+            session.open();
             while (running) {
                 ConflictDetector.Node<WorkItem> node;
                 try {

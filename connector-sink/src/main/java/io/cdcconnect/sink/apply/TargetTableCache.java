@@ -21,6 +21,8 @@ public final class TargetTableCache {
     private final RetryPolicy retry;
     private final Runnable onRetry;
     private final Map<String, TargetTable> tables = new ConcurrentHashMap<>();
+    /** Schemas whose tables were read together since the last invalidation (each is read so at most once). */
+    private final java.util.Set<String> schemasRead = ConcurrentHashMap.newKeySet();
 
     /** Reads of the target's metadata retried as transactions are (a lost connection, a failover). */
     public TargetTableCache(DataSource dataSource, SqlDialect dialect, RetryPolicy retry, Runnable onRetry) {
@@ -38,6 +40,18 @@ public final class TargetTableCache {
     public TargetTable get(String schema, String table) throws SQLException {
         String key = schema + '\u0000' + table;
         TargetTable t = tables.get(key);
+        if (t == null && schemasRead.add(schema)) {
+            // the first table of a schema: read all of them at once (a new task's first records touch many)
+            Map<String, TargetTable> all = retry.run(() -> {
+                try (Connection c = dataSource.getConnection()) {
+                    Map<String, TargetTable> read = dialect.readTables(c, schema);
+                    if (!c.getAutoCommit()) c.commit();
+                    return read;
+                }
+            }, onRetry);
+            if (all != null) all.forEach((name, read) -> tables.putIfAbsent(schema + '\u0000' + name, read));
+            t = tables.get(key);
+        }
         if (t == null) {
             t = retry.run(() -> load(schema, table), onRetry);
             tables.put(key, t);
@@ -66,6 +80,7 @@ public final class TargetTableCache {
 
     public void invalidateAll() {
         tables.clear();
+        schemasRead.clear();
     }
 
     private TargetTable load(String schema, String table) throws SQLException {

@@ -87,6 +87,15 @@ public interface SqlDialect {
     /** The table's columns and unique keys, or null when it does not exist. */
     TargetTable readTable(Connection c, String schema, String table) throws SQLException;
 
+    /**
+     * Every table of {@code schema} with its columns and unique keys, read in one go (a new task reads the tables its
+     * first records touch with a couple of queries, not two per table), or null when the dialect reads tables only one
+     * by one. Tables are keyed by name.
+     */
+    default Map<String, TargetTable> readTables(Connection c, String schema) throws SQLException {
+        return null;
+    }
+
     /** Whether {@code schema.table} exists. */
     boolean tableExists(Connection c, String schema, String table) throws SQLException;
 

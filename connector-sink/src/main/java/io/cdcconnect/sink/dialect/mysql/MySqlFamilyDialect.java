@@ -46,6 +46,18 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 "
             + "ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX";
 
+    /** The same for every table of a schema ({@link #readTables}): table first, then as above. */
+    private static final String SCHEMA_COLUMNS_SQL = "SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, COLLATION_NAME, "
+            + "IS_NULLABLE, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? "
+            + "ORDER BY TABLE_NAME, ORDINAL_POSITION";
+    private static final String SCHEMA_TABLE_COUNT_SQL = "SELECT COUNT(*) FROM information_schema.TABLES "
+            + "WHERE TABLE_SCHEMA = ?";
+    /** Most tables a schema may have for {@link #readTables} to read them together. */
+    static final int MAX_TABLES_READ_TOGETHER = 256;
+    private static final String SCHEMA_KEYS_SQL = "SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME FROM "
+            + "information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND NON_UNIQUE = 0 "
+            + "ORDER BY TABLE_NAME, INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX";
+
     private static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "information_schema", "performance_schema",
             "sys", "metrics_schema");
 
@@ -176,15 +188,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String collation = rs.getString(3);
-                    String extra = rs.getString(5) == null ? "" : rs.getString(5).toUpperCase(Locale.ROOT);
-                    boolean generated = extra.contains("VIRTUAL") || extra.contains("STORED")
-                            || extra.contains("PERSISTENT");
-                    columns.add(new TargetColumn(rs.getString(1), rs.getString(2),
-                            collation != null && collation.toLowerCase(Locale.ROOT).contains("_ci"), generated,
-                            "YES".equalsIgnoreCase(rs.getString(4))));
-                }
+                while (rs.next()) columns.add(column(rs, 1));
             }
         }
         if (columns.isEmpty()) return null;
@@ -197,6 +201,52 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 }
             }
         }
+        return table(schema, table, columns, keys);
+    }
+
+    @Override
+    public Map<String, TargetTable> readTables(Connection c, String schema) throws SQLException {
+        // a schema of many tables is read table by table: its columns all at once could take the server seconds
+        try (PreparedStatement ps = c.prepareStatement(SCHEMA_TABLE_COUNT_SQL)) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getLong(1) > MAX_TABLES_READ_TOGETHER) return null;
+            }
+        }
+        Map<String, List<TargetColumn>> columns = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(SCHEMA_COLUMNS_SQL)) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) columns.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(column(rs, 2));
+            }
+        }
+        Map<String, Map<String, List<String>>> keys = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(SCHEMA_KEYS_SQL)) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    keys.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(rs.getString(3));
+                }
+            }
+        }
+        Map<String, TargetTable> out = new LinkedHashMap<>();
+        columns.forEach((table, cols) -> out.put(table, table(schema, table, cols,
+                keys.getOrDefault(table, Map.of()))));
+        return out;
+    }
+
+    /** A column from the row of COLUMNS_SQL (or SCHEMA_COLUMNS_SQL) whose name is at {@code from}. */
+    private static TargetColumn column(ResultSet rs, int from) throws SQLException {
+        String collation = rs.getString(from + 2);
+        String extra = rs.getString(from + 4) == null ? "" : rs.getString(from + 4).toUpperCase(Locale.ROOT);
+        boolean generated = extra.contains("VIRTUAL") || extra.contains("STORED") || extra.contains("PERSISTENT");
+        return new TargetColumn(rs.getString(from), rs.getString(from + 1),
+                collation != null && collation.toLowerCase(Locale.ROOT).contains("_ci"), generated,
+                "YES".equalsIgnoreCase(rs.getString(from + 3)));
+    }
+
+    private TargetTable table(String schema, String table, List<TargetColumn> columns, Map<String, List<String>> keys) {
         return new TargetTable(schema, table, qualified(schema, table), columns, new ArrayList<>(keys.values()),
                 keys.containsKey("PRIMARY"));
     }

@@ -4,6 +4,7 @@ import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 import io.cdcconnect.testsupport.registry.StandInSchemaRegistry;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,9 +22,11 @@ public final class BenchContext {
     final TopicMeter meter;
     final StandInSchemaRegistry registry;
     final SysbenchWorkload workload;
+    /** Where child processes write their logs. */
+    final Path workDir;
 
     BenchContext(BenchOptions options, EmbeddedMariaDb db, ConnectCluster connect, TopicMeter meter,
-                 StandInSchemaRegistry registry, SysbenchWorkload workload) {
+                 StandInSchemaRegistry registry, SysbenchWorkload workload, Path workDir) {
         this.options = options;
         this.db = db;
         this.connect = connect;
@@ -31,6 +34,7 @@ public final class BenchContext {
         this.meter = meter;
         this.registry = registry;
         this.workload = workload;
+        this.workDir = workDir;
     }
 
     Duration timeout() {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -13,16 +14,30 @@ import java.util.Set;
  */
 public record BenchOptions(int tables, int rowsPerTable, int operations, int sinkWorkers, int ceilingConnections,
                            int ceilingBatch, int sinkRounds, Set<String> skip, long timeoutSeconds, Path report,
-                           boolean quick, String commandLine, Set<String> targets) {
+                           boolean quick, String commandLine, Set<String> targets, String deployment,
+                           Set<String> shapes) {
 
     /** The sink targets {@code --targets} may name. */
     public static final List<String> TARGETS = List.of("mariadb", "postgres");
+
+    /** How {@code --deployment} may place the Kafka broker and the Connect worker. */
+    public static final List<String> DEPLOYMENTS = List.of("processes", "embedded");
+
+    /**
+     * The scale shapes {@code --shapes} may name, in the order they run (issue 14, item 4): our sink with two tasks
+     * over 8-partition topics, fed Open-protocol, fed Avro, and where the time of the Debezium-envelope input goes.
+     */
+    public static final List<String> SHAPES = List.of("tasks2", "open", "avro", "dbz-breakdown");
+
+    /** The issue's letters for the shapes: {@code --shapes a,b,c}. */
+    private static final Map<String, List<String>> SHAPE_LETTERS = Map.of("a", List.of("tasks2"),
+            "b", List.of("open", "avro"), "c", List.of("dbz-breakdown"));
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
                               [--ceiling-connections N] [--ceiling-batch N] [--sink-rounds N]
                               [--skip variant,...] [--targets mariadb,postgres] [--timeout-seconds N]
-                              [--report FILE|-]
+                              [--report FILE|-] [--deployment processes|embedded] [--shapes all|name,...]
               --tables              sysbench tables (default 8)
               --rows                rows preloaded per table (default 20000)
               --operations          row changes after the preload (default 100000)
@@ -36,6 +51,13 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                                     PostgreSQL phase starts an embedded PostgreSQL 17 (test-support)
               --timeout-seconds     per variant (default 900)
               --report              markdown file to write the results to (default docs/benchmarks-e2e.md; - = none)
+              --deployment          processes (default): the Kafka broker and the Connect worker each in a
+                                    child JVM of its own, as users deploy them; embedded: both in this JVM
+              --shapes              scale shapes beside the default sink run (default none): tasks2 (our sink,
+                                    tasks.max=2, over topics of 8 partitions a further source connector
+                                    writes), open, avro (our sink fed Open-protocol, Avro), dbz-breakdown
+                                    (JsonConverter against our Debezium decoder, ns per record); all, or
+                                    a (tasks2), b (open, avro), c (dbz-breakdown)
               --quick               8 tables x 1000 rows, 6000 changes: a smoke run
             """;
 
@@ -52,6 +74,8 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         Path report = Path.of("docs/benchmarks-e2e.md");
         boolean quick = false;
         Set<String> targets = new LinkedHashSet<>(TARGETS);
+        String deployment = DEPLOYMENTS.get(0);
+        Set<String> shapes = new LinkedHashSet<>();
         boolean rowsSet = false;
         boolean opsSet = false;
         List<String> a = new ArrayList<>(Arrays.asList(args));
@@ -84,6 +108,13 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                         targets.add(name);
                     }
                 }
+                case "--deployment" -> {
+                    deployment = value(a, ++i, k).trim().toLowerCase(java.util.Locale.ROOT);
+                    if (!DEPLOYMENTS.contains(deployment)) {
+                        throw new IllegalArgumentException("--deployment takes " + DEPLOYMENTS + ", not '" + deployment + "'");
+                    }
+                }
+                case "--shapes" -> shapes = shapes(value(a, ++i, k));
                 case "--timeout-seconds" -> timeout = positive(k, value(a, ++i, k));
                 case "--report" -> {
                     String v = value(a, ++i, k);
@@ -99,7 +130,38 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         }
         if (rounds < 0) rounds = quick ? 1 : 3;
         return new BenchOptions(tables, rows, ops, workers, ceilingConns, ceilingBatch, rounds, skip, timeout, report,
-                quick, String.join(" ", args), targets);
+                quick, String.join(" ", args), targets, deployment, shapes);
+    }
+
+    /** {@code all}, shape names and the issue's letters, in {@link #SHAPES}' order. */
+    private static Set<String> shapes(String list) {
+        Set<String> named = new LinkedHashSet<>();
+        for (String t : list.split(",")) {
+            String name = t.trim().toLowerCase(java.util.Locale.ROOT);
+            if (name.isEmpty() || name.equals("none")) continue;
+            if (name.equals("all")) named.addAll(SHAPES);
+            else if (SHAPE_LETTERS.containsKey(name)) named.addAll(SHAPE_LETTERS.get(name));
+            else if (SHAPES.contains(name)) named.add(name);
+            else throw new IllegalArgumentException("--shapes takes all, " + SHAPES + " or a, b, c; not '" + t + "'");
+        }
+        Set<String> ordered = new LinkedHashSet<>(SHAPES);
+        ordered.retainAll(named);
+        return ordered;
+    }
+
+    public boolean shape(String name) {
+        return shapes.contains(name);
+    }
+
+    /** Broker and worker run as processes of their own (not in this JVM). */
+    public boolean separateProcesses() {
+        return deployment.equals("processes");
+    }
+
+    /** The same options with {@code skip} instead. */
+    public BenchOptions skipping(Set<String> variants) {
+        return new BenchOptions(tables, rowsPerTable, operations, sinkWorkers, ceilingConnections, ceilingBatch,
+                sinkRounds, variants, timeoutSeconds, report, quick, commandLine, targets, deployment, shapes);
     }
 
     public boolean targets(String target) {

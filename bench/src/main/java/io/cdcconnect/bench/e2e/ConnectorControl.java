@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The Connect REST calls the harness's {@link ConnectCluster} does not offer: stop, resume and delete a connector,
@@ -25,6 +26,23 @@ public final class ConnectorControl {
     public void stop(String name) {
         send("PUT", "/connectors/" + name + "/stop");
         awaitState(name, "STOPPED", Duration.ofSeconds(60));
+    }
+
+    /**
+     * {@code PUT /connectors/{name}/config}, retried while the worker answers 409: a worker that has just joined its
+     * group (after a restart) knows no leader for a few seconds.
+     */
+    public void put(String name, Map<String, String> config, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                connect.putConnector(name, config);
+                return;
+            } catch (IllegalStateException e) {
+                if (!String.valueOf(e.getMessage()).contains(" answered 409") || System.nanoTime() > deadline) throw e;
+                sleep(500);
+            }
+        }
     }
 
     /** {@code PUT /connectors/{name}/resume} (also restarts a STOPPED connector with its tasks). */

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import static io.cdcconnect.bench.e2e.BenchContext.MARKER_TABLE;
 import static io.cdcconnect.bench.e2e.BenchContext.SOURCE_DB;
@@ -25,22 +26,27 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
 
 /**
  * The end-to-end benchmark of {@code BENCHMARKS.md}, source and sink, each against its Debezium baseline in the same
- * run, on the same MariaDB and the same embedded Kafka + Connect worker:
+ * run, on the same MariaDB and the same Kafka broker + Connect worker (by default each in a child JVM of its own, as
+ * users deploy them; {@code --deployment embedded} runs both in this JVM):
  * <ol>
  *   <li>source: binlog → Kafka rows/s and bytes per row for Canal-JSON, Open-protocol and Avro, against Debezium's
  *       MariaDB connector with JsonConverter;</li>
  *   <li>sink: Kafka → MariaDB rows/s of our sink (defaults, statement cache off, batching off, one worker, Debezium
  *       envelopes in) against the Debezium JDBC sink in upsert mode and a plain-JDBC ceiling, with the target's
- *       statement counters;</li>
+ *       statement counters; our default variant and the in-order plain-JDBC reference also cold (a fresh worker
+ *       process, a fresh JVM, before any warm-up) beside their warm median;</li>
  *   <li>sink: Kafka → PostgreSQL (an embedded PostgreSQL 17) rows/s of our sink against the Debezium JDBC sink in
  *       upsert mode and a plain-JDBC ceiling, with {@code pg_stat_database} and our sink's server-side prepared
  *       statements counted from the server's log ({@link PostgresSinkPhase}); {@code --targets} picks the targets.</li>
  * </ol>
+ * {@code --shapes} adds scale shapes (two sink tasks over 8-partition topics, Open-protocol and Avro input, and the
+ * breakdown of the Debezium-envelope input into converter and decoder time, {@link DbzBreakdown}).
  * Run it with {@code bench/run-e2e-benchmark.sh}; it is never part of the test suite. Options: {@link BenchOptions#USAGE}.
  */
 public final class EndToEndBenchmark {
 
-    private static final long SEED = 20261122L;
+    /** The workload's seed: the same changes in every run, and in a child JVM that regenerates them. */
+    static final long SEED = 20261122L;
 
     public static void main(String[] args) throws Exception {
         BenchOptions o;
@@ -70,16 +76,17 @@ public final class EndToEndBenchmark {
                     + " baselines and the Debezium-input variant did not run.");
             skip.addAll(List.of("src-dbz", "sink-dbz-jdbc", "sink-ours-dbzin", "pg-dbz-jdbc"));
         }
-        BenchOptions opts = new BenchOptions(o.tables(), o.rowsPerTable(), o.operations(), o.sinkWorkers(),
-                o.ceilingConnections(), o.ceilingBatch(), o.sinkRounds(), skip, o.timeoutSeconds(), o.report(), o.quick(),
-                o.commandLine(), o.targets());
+        if (!o.shape("tasks2")) skip.add(SourcePhase.PARTITIONED.id());
+        BenchOptions opts = o.skipping(skip);
+        String commit = commit();
 
         say("[1/6] generating the workload: " + opts.tables() + " tables x " + opts.rowsPerTable() + " rows, then "
                 + opts.operations() + " row changes...");
         SysbenchWorkload workload = SysbenchWorkload.generate(opts.tables(), opts.rowsPerTable(), opts.operations(), SEED);
         say("      " + workload.rowChanges() + " row changes in " + workload.transactions() + " transactions");
 
-        say("[2/6] starting MariaDB 11.4 (binlog), a Kafka broker and a Connect worker (embedded)...");
+        say("[2/6] starting MariaDB 11.4 (binlog), a Kafka broker and a Connect worker ("
+                + (opts.separateProcesses() ? "each in a child JVM" : "embedded in this JVM") + ")...");
         EmbeddedMariaDb db = EmbeddedMariaDb.start(work.resolve("mariadb"), 1);
         StandInSchemaRegistry registry = null;
         ConnectCluster connect = null;
@@ -91,9 +98,11 @@ public final class EndToEndBenchmark {
             Map<String, String> worker = new HashMap<>();
             worker.put("plugin.path", ourPlugins.toAbsolutePath() + "," + dbzPlugins.toAbsolutePath());
             worker.put("offset.flush.interval.ms", "500");
-            connect = ConnectCluster.start(ourPlugins, worker);
+            connect = opts.separateProcesses()
+                    ? ConnectCluster.startSeparateProcesses(ourPlugins, work.resolve("connect"), 1, worker)
+                    : ConnectCluster.start(ourPlugins, worker);
             meter = new TopicMeter(connect.bootstrapServers());
-            BenchContext ctx = new BenchContext(opts, db, connect, meter, registry, workload);
+            BenchContext ctx = new BenchContext(opts, db, connect, meter, registry, workload, work);
             String version;
             long maxPrepared;
             try (Connection c = db.connect(null); Statement s = c.createStatement();
@@ -132,11 +141,26 @@ public final class EndToEndBenchmark {
             for (SourcePhase.Result r : sources) if (r.ok()) filled.add(r.variant().prefix());
 
             List<SinkPhase.Result> sinks = List.of();
+            List<SinkPhase.Result> cold = List.of();
             if (opts.targets("mariadb")) {
                 say("[6/6] sink into MariaDB: each variant alone into a fresh database...");
                 SinkPhase sinkPhase = new SinkPhase(ctx);
                 sinks = sinkPhase.run(filled);
+                cold = sinkPhase.coldResults();
                 if (sinkPhase.warmUpNote() != null) notes.add(sinkPhase.warmUpNote());
+            }
+            DbzBreakdown.Report breakdown = null;
+            if (opts.shape("dbz-breakdown")) {
+                if (filled.contains("dbz") && filled.contains("occ")) {
+                    say("      dbz-breakdown: JsonConverter and our decoders on every message, in a child JVM...");
+                    breakdown = DbzBreakdown.measure(ctx, Pattern.compile("dbz\\.sbtest\\.sbtest[0-9]+"),
+                            Pattern.compile("occ\\.sbtest\\.sbtest[0-9]+"), 3, work.resolve("dbz-breakdown.log"));
+                    say(breakdown.ok() ? "      dbz-breakdown: " + breakdown.steps()
+                            : "      dbz-breakdown FAILED: " + breakdown.error());
+                } else {
+                    breakdown = new DbzBreakdown.Report(List.of(), 3, "the Debezium or the Canal-JSON topics were"
+                            + " not filled by the source phase");
+                }
             }
             PostgresSinkPhase.Report pg = null;
             if (opts.targets("postgres")) {
@@ -151,7 +175,13 @@ public final class EndToEndBenchmark {
 
             notes.add("Warm-up, not measured: every source connector first read " + "a load on a separate table"
                     + " (bench_warmup), and our sink and the Debezium JDBC sink each drained that table's topic once"
-                    + " before the measured runs, so no variant is timed with a cold JIT.");
+                    + " before the warm rounds, so no variant of the main table is timed with a cold JIT. The cold"
+                    + " round alone ran before that warm-up: "
+                    + (opts.separateProcesses() ? "the Connect worker was restarted (a new JVM) just before it, so"
+                    + " our sink's cold run was the first task of that JVM; the in-order plain-JDBC reference's cold"
+                    : "with the worker embedded in the benchmark's JVM, our sink's cold run was its first run in this"
+                    + " JVM (which had run our source's plugin before, in another class loader); the in-order"
+                    + " plain-JDBC reference's cold") + " run was a fresh child JVM of its own.");
             notes.add("The timed runs are short (seconds) on a shared 2-core machine: one round of a fast variant can"
                     + " differ from the next by 20% or more. Compare medians and the spread of the rounds, not single"
                     + " figures; the source phase has one round per connector (a binlog catch-up happens once).");
@@ -169,8 +199,8 @@ public final class EndToEndBenchmark {
             String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
             BenchReport.Setup setup = new BenchReport.Setup(command, date, Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.version"), version, (System.nanoTime() - start) / 1_000_000_000L,
-                    maxPrepared);
-            String md = BenchReport.render(setup, opts, workload, sources, sinks, pg, notes);
+                    maxPrepared, commit);
+            String md = BenchReport.render(setup, opts, workload, sources, sinks, cold, breakdown, pg, notes);
             System.out.println();
             System.out.println(md);
             if (opts.report() != null) {
@@ -179,7 +209,8 @@ public final class EndToEndBenchmark {
                 say("written to " + opts.report().toAbsolutePath() + ", with its charts beside it");
             }
             boolean allOk = sources.stream().allMatch(SourcePhase.Result::ok)
-                    && sinks.stream().allMatch(SinkPhase.Result::ok)
+                    && sinks.stream().allMatch(SinkPhase.Result::ok) && cold.stream().allMatch(SinkPhase.Result::ok)
+                    && (breakdown == null || breakdown.ok())
                     && (!opts.targets("postgres") || pg != null && pg.results().stream().allMatch(PostgresSinkPhase.Result::ok));
             return allOk ? 0 : 1;
         } finally {
@@ -188,5 +219,24 @@ public final class EndToEndBenchmark {
             if (registry != null) registry.close();
             db.close();
         }
+    }
+
+    /** The commit the benchmark was built from: {@code git rev-parse --short HEAD}, "+ uncommitted" on a dirty tree. */
+    static String commit() {
+        try {
+            String head = git("rev-parse", "--short", "HEAD");
+            String dirty = git("status", "--porcelain", "--untracked-files=no");
+            return head.isEmpty() ? "unknown (not a git checkout)" : head + (dirty.isEmpty() ? "" : " + uncommitted");
+        } catch (Exception e) {
+            return "unknown (" + BenchReport.oneLine(e) + ")";
+        }
+    }
+
+    private static String git(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        return p.waitFor() == 0 ? out : "";
     }
 }

@@ -3,10 +3,14 @@ package io.cdcconnect.bench.e2e;
 import io.cdcconnect.bench.e2e.SysbenchWorkload.Change;
 import io.cdcconnect.bench.e2e.SysbenchWorkload.Kind;
 import io.cdcconnect.bench.e2e.SysbenchWorkload.Txn;
+import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
 
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -90,6 +94,35 @@ public final class PlainJdbcCeiling {
                 }
             }
         }
+    }
+
+    /**
+     * Applies the workload's changes from a fresh child JVM ({@link #main}), so that a cold round of the ceiling starts
+     * as cold as a freshly started Connect worker: nothing of JDBC's or of this class's compiled by the JIT yet. The
+     * child regenerates the workload from the same seed (untimed) and times {@link #apply} alone.
+     */
+    static Result applyInFreshJvm(BenchOptions o, long seed, boolean folded, String jdbcUrl, Path log)
+            throws Exception {
+        Map<String, String> r = ChildJvm.run(PlainJdbcCeiling.class, List.of(Integer.toString(o.tables()),
+                        Integer.toString(o.rowsPerTable()), Integer.toString(o.operations()), Long.toString(seed),
+                        Integer.toString(o.ceilingConnections()), Integer.toString(o.ceilingBatch()),
+                        folded ? "folded" : "in-order", jdbcUrl), List.of(), "1g", log,
+                Duration.ofSeconds(o.timeoutSeconds()));
+        return new Result(Long.parseLong(r.get("rows")), Long.parseLong(r.get("statements")),
+                Long.parseLong(r.get("nanos")));
+    }
+
+    /**
+     * The child of {@link #applyInFreshJvm}: {@code PlainJdbcCeiling <tables> <rows> <operations> <seed>
+     * <connections> <batch> <in-order|folded> <jdbc url of the target database>} (MariaDB, the test user).
+     */
+    public static void main(String[] args) throws Exception {
+        SysbenchWorkload w = SysbenchWorkload.generate(Integer.parseInt(args[0]), Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]), Long.parseLong(args[3]));
+        String url = args[7];
+        Result r = new PlainJdbcCeiling(Integer.parseInt(args[4]), Integer.parseInt(args[5]), "folded".equals(args[6]))
+                .apply(w.all(), () -> DriverManager.getConnection(url, EmbeddedMariaDb.USER, EmbeddedMariaDb.PASSWORD));
+        ChildJvm.result(Map.of("rows", r.rows(), "statements", r.statements(), "nanos", r.nanos()));
     }
 
     private int lane(Change ch) {

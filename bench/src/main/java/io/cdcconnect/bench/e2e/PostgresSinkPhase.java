@@ -246,7 +246,7 @@ public final class PostgresSinkPhase {
         while ((lag = ctx.meter.lag(group, v.topics())) > 0) {
             if (logMark < 0 && lag <= total / 2) {
                 logMark = pg.logPosition();
-                jmxMid = SinkJmx.read(v.connector());
+                jmxMid = SinkJmx.read(ctx.connect, v.connector());
             }
             if (System.nanoTime() > deadline) {
                 return Result.failed(v, rows, "still " + ctx.meter.lag(group, v.topics()) + " messages behind after "
@@ -265,7 +265,7 @@ public final class PostgresSinkPhase {
             error = mismatch(schema);
             t1 = System.nanoTime();
         }
-        Map<String, Double> jmx = SinkJmx.read(v.connector());
+        Map<String, Double> jmx = SinkJmx.read(ctx.connect, v.connector());
         Map<String, Double> jmxSecond = new LinkedHashMap<>();
         for (Map.Entry<String, Double> e : jmx.entrySet()) {
             jmxSecond.put(e.getKey(), e.getValue() - jmxMid.getOrDefault(e.getKey(), 0.0));

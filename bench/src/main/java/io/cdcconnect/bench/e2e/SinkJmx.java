@@ -1,14 +1,14 @@
 package io.cdcconnect.bench.e2e;
 
-import javax.management.MBeanAttributeInfo;
-import javax.management.MBeanServer;
+import io.cdcconnect.testsupport.connect.ConnectCluster;
+
 import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Our sink's own metrics, read over JMX from this JVM (the embedded Connect worker runs here): the attributes of
+ * Our sink's own metrics, read over JMX from the Connect worker, wherever it runs (a child process's JMX port, or
+ * this JVM when embedded; {@link ConnectCluster#workerMetrics}): the attributes of
  * {@code cdc-connect:type=sink-task-metrics,connector=<connector>,task=*} (docs/monitoring.md), summed over the
  * connector's tasks; the benchmark reports the statement-cache ones beside the server's counters. Empty when the
  * sink registered none.
@@ -18,21 +18,16 @@ public final class SinkJmx {
     }
 
     /** Metric (attribute) name → its value summed over the tasks of sink {@code connector}. */
-    public static Map<String, Double> read(String connector) {
+    public static Map<String, Double> read(ConnectCluster connect, String connector) {
         Map<String, Double> out = new TreeMap<>();
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        try {
-            for (ObjectName n : server.queryNames(new ObjectName("cdc-connect:type=sink-task-metrics,*"), null)) {
-                String c = n.getKeyProperty("connector");
-                if (!connector.equals(c) && !ObjectName.quote(connector).equals(c)) continue;
-                for (MBeanAttributeInfo a : server.getMBeanInfo(n).getAttributes()) {
-                    if (server.getAttribute(n, a.getName()) instanceof Number num) {
-                        out.merge(a.getName(), num.doubleValue(), Double::sum);
-                    }
-                }
+        // the sink names its MBeans with the connector name as is, or quoted when it holds characters JMX reserves
+        for (String name : new String[] {connector, ObjectName.quote(connector)}) {
+            try {
+                out.putAll(connect.workerMetrics("cdc-connect:type=sink-task-metrics,connector=" + name + ",task=*"));
+            } catch (RuntimeException e) {
+                out.put("jmx-error: " + BenchReport.oneLine(e), Double.NaN);
             }
-        } catch (Exception e) {
-            out.put("jmx-error: " + e.getClass().getSimpleName(), Double.NaN);
+            if (!out.isEmpty()) break;
         }
         return out;
     }

@@ -118,7 +118,41 @@ public final class SinkPhase {
                 dbzIn));
         v.add(new Variant("sink-dbz-jdbc", "Debezium JDBC sink, insert.mode=upsert, defaults", Kind.DEBEZIUM_JDBC, "dbz",
                 Map.of()));
+        if (ctx.options.shape("tasks2")) {
+            v.add(new Variant("shape-tasks2", "shape tasks2: ours, canal-json over topics of "
+                    + SourcePhase.SHAPE_PARTITIONS + " partitions (partition.rule=pk), tasks.max=2", Kind.OURS,
+                    SourcePhase.PARTITIONED.prefix(), with(ours, "tasks.max", "2")));
+        }
+        if (ctx.options.shape("open")) {
+            v.add(new Variant("shape-open", "shape open: ours, Open-protocol in (input.format=open-protocol)",
+                    Kind.OURS, "oop", with(ours, "input.format", "open-protocol")));
+        }
+        if (ctx.options.shape("avro")) {
+            Map<String, String> avro = with(ours, "input.format", "avro");
+            avro.put("schema.registry.url", ctx.registry.url());
+            v.add(new Variant("shape-avro", "shape avro: ours, Avro in (input.format=avro, the stand-in registry)",
+                    Kind.OURS, "oav", avro));
+        }
         v.removeIf(x -> !ctx.options.runs(x.id()));
+        return v;
+    }
+
+    /**
+     * The cold round: our sink's default variant as the first task of a freshly started Connect worker process (no
+     * warm-up before it), then the plain-JDBC in-order reference in a fresh child JVM; both run before anything else
+     * of the sink phase.
+     */
+    private List<Variant> coldVariants() {
+        List<Variant> v = new ArrayList<>();
+        for (Variant x : variants()) {
+            if (x.id().equals("sink-ours")) {
+                v.add(0, new Variant("sink-ours-cold", x.label() + ", cold", Kind.OURS, x.topicPrefix(), x.overrides()));
+            } else if (x.id().equals("sink-jdbc-inorder")) {
+                Map<String, String> fresh = with(x.overrides(), "jvm", "fresh");
+                v.add(new Variant("sink-jdbc-inorder-cold", x.label() + ", cold (a fresh child JVM)", Kind.CEILING, "",
+                        fresh));
+            }
+        }
         return v;
     }
 
@@ -167,9 +201,15 @@ public final class SinkPhase {
     }
 
     private String warmUpNote;
+    private final List<Result> coldResults = new ArrayList<>();
 
     public String warmUpNote() {
         return warmUpNote;
+    }
+
+    /** The cold round's results (empty when neither sink-ours nor sink-jdbc-inorder ran). */
+    public List<Result> coldResults() {
+        return coldResults;
     }
 
     /** Runs every variant whose input topics exist; {@code sourcesOk} says which topic prefixes were filled. */
@@ -179,6 +219,18 @@ public final class SinkPhase {
         try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200); Connection check = ctx.connect(null)) {
             this.checks = check;
             long maxPrepared = counters.maxPreparedStatements();
+            List<Variant> cold = coldVariants();
+            if (!cold.isEmpty()) {
+                if (ctx.options.separateProcesses()) {
+                    say("      cold round: restarting the Connect worker (a fresh JVM), then our sink first, no warm-up...");
+                    // SIGKILL, then a new worker process: every source connector is stopped with its offsets
+                    // committed, so nothing is lost, and no graceful shutdown can keep the old process waiting.
+                    ctx.connect.killAndRestartWorker();
+                } else {
+                    say("      cold round: our sink's first run in this JVM (embedded worker), no warm-up...");
+                }
+                for (Variant v : cold) coldResults.add(runLogged(v, rows, counters, maxPrepared, filledPrefixes));
+            }
             warmUpNote = warmUp(filledPrefixes, counters, maxPrepared);
             Map<String, List<Result>> byId = new LinkedHashMap<>();
             List<Variant> all = variants();
@@ -253,19 +305,24 @@ public final class SinkPhase {
             ctx.workload.createTables(c);
         }
         if (v.kind() == Kind.CEILING) {
+            boolean folded = "folded".equals(v.overrides().get("mode"));
             counters.start();
-            PlainJdbcCeiling.Result r = new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(),
-                    "folded".equals(v.overrides().get("mode"))).apply(ctx.workload.all(), () -> ctx.connect(v.targetDb()));
+            PlainJdbcCeiling.Result r = "fresh".equals(v.overrides().get("jvm"))
+                    ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, folded,
+                    ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
+                    : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), folded)
+                    .apply(ctx.workload.all(), () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);
             return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
         }
         Map<String, String> config = config(v);
         int workers = Integer.parseInt(config.getOrDefault("worker.count", "4"));
-        long budget = budget(config, workers, maxPrepared);
+        int tasks = Integer.parseInt(config.getOrDefault("tasks.max", "1"));
+        long budget = tasks * budget(config, workers, maxPrepared);
         counters.start();
-        ctx.connect.putConnector(v.connector(), config);
-        ctx.connect.awaitRunning(v.connector(), 1, Duration.ofSeconds(120));
+        ctx.control.put(v.connector(), config, Duration.ofSeconds(120));
+        ctx.connect.awaitRunning(v.connector(), tasks, Duration.ofSeconds(120));
         long t0 = System.nanoTime();
         long deadline = t0 + ctx.timeout().toNanos();
         String group = "connect-" + v.connector();
@@ -298,7 +355,7 @@ public final class SinkPhase {
             t1 = System.nanoTime();
         }
         ServerCounters.Delta d = counters.stop();
-        Map<String, Double> jmx = SinkJmx.read(v.connector());
+        Map<String, Double> jmx = SinkJmx.read(ctx.connect, v.connector());
         return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
     }
 
@@ -309,7 +366,7 @@ public final class SinkPhase {
         return diff.isEmpty() ? null : "target differs from source: " + diff;
     }
 
-    /** Our sink's statement budget for the whole connector, as CdcSinkConfig documents it. */
+    /** Our sink's statement budget for one task of the connector, as CdcSinkConfig documents it. */
     private static long budget(Map<String, String> config, int workers, long maxPrepared) {
         if (!config.containsKey("connector.class") || !config.get("connector.class").startsWith("io.cdcconnect")) return 0;
         int perConnection = Integer.parseInt(config.getOrDefault("statement.cache.size", "256"));

@@ -28,7 +28,11 @@ public final class SourcePhase {
 
     /** One source connector under test. */
     public record Variant(String id, String label, String prefix, Format format, int serverId, boolean ours,
-                          String outputFormat) {
+                          String outputFormat, int partitions) {
+        Variant(String id, String label, String prefix, Format format, int serverId, boolean ours, String outputFormat) {
+            this(id, label, prefix, format, serverId, ours, outputFormat, 1);
+        }
+
         String connector() {
             return "bench-" + id;
         }
@@ -58,11 +62,23 @@ public final class SourcePhase {
         }
     }
 
+    /** Partitions of the topics the tasks2 shape's sink reads. */
+    public static final int SHAPE_PARTITIONS = 8;
+
+    /**
+     * Canal-JSON over topics of {@link #SHAPE_PARTITIONS} partitions, rows spread by primary key: the input of the
+     * tasks2 shape (our sink with two tasks), run only with it.
+     */
+    public static final Variant PARTITIONED = new Variant("src-canal-p8", "ours, canal-json, " + SHAPE_PARTITIONS
+            + " partitions per topic (partition.rule=pk; input of the tasks2 shape)", "oc8", Format.CANAL_JSON, 5405,
+            true, "canal-json", SHAPE_PARTITIONS);
+
     public static final List<Variant> VARIANTS = List.of(
             new Variant("src-canal", "ours, canal-json", "occ", Format.CANAL_JSON, 5401, true, "canal-json"),
             new Variant("src-open", "ours, open-protocol", "oop", Format.OPEN_PROTOCOL, 5402, true, "open-protocol"),
             new Variant("src-avro", "ours, avro", "oav", Format.AVRO, 5403, true, "avro"),
-            new Variant("src-dbz", "Debezium MariaDB + JsonConverter", "dbz", Format.DEBEZIUM_JSON, 5404, false, null));
+            new Variant("src-dbz", "Debezium MariaDB + JsonConverter", "dbz", Format.DEBEZIUM_JSON, 5404, false, null),
+            PARTITIONED);
 
     private final BenchContext ctx;
     private final List<Variant> active = new ArrayList<>();
@@ -263,6 +279,11 @@ public final class SourcePhase {
             c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
             c.put("output.format", v.outputFormat());
             if (v.format() == Format.AVRO) c.put("schema.registry.url", ctx.registry.url());
+            if (v.partitions() > 1) {
+                c.put("topic.partitions", Integer.toString(v.partitions()));
+                c.put("topic.creation.default.partitions", Integer.toString(v.partitions()));
+                c.put("partition.rule", "pk");
+            }
         } else {
             c = new LinkedHashMap<>();
             c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");

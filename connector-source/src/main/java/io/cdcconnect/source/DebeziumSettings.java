@@ -33,6 +33,14 @@ public final class DebeziumSettings {
         FORCED = Collections.unmodifiableMap(m);
     }
 
+    /**
+     * Debezium settings whose default we change, and the user may still set. {@code poll.interval.ms}: when Debezium's
+     * queue is empty, its poll sleeps this long before it looks again; at Debezium's 500 ms a change that arrives
+     * just after waits up to half a second before it is converted (the latency benchmark measured a source-side p99 of
+     * about 580 ms at 1k to 2k rows/s; 50 ms brought it to about 90 ms). An idle task then wakes 50 times a second.
+     */
+    static final Map<String, String> DEFAULTS = Map.of("poll.interval.ms", "20");
+
     private DebeziumSettings() {
     }
 
@@ -61,6 +69,7 @@ public final class DebeziumSettings {
         // Custom converters would change the value types the conversion relies on.
         out.remove("converters");
         out.putAll(FORCED);
+        DEFAULTS.forEach(out::putIfAbsent);
         // The binlog connectors report TRUNCATE only as a truncate record (op "t"), never as a schema change, and
         // skip it by default: keep it, it becomes a TRUNCATE statement. Other skipped operations stay the user's call.
         out.put("skipped.operations", withoutTruncate(connectorProps.get("skipped.operations")));

@@ -52,6 +52,14 @@ class DebeziumSettingsTest {
     }
 
     @Test
+    void pollIntervalDefaultsToTwentyMillisecondsUnlessTheUserSetsIt() {
+        Map<String, String> p = CdcSourceConfigTest.minimal();
+        assertEquals("20", DebeziumSettings.forDebezium(p, SourceFlavor.MARIADB).get("poll.interval.ms"));
+        p.put("poll.interval.ms", "1000");
+        assertEquals("1000", DebeziumSettings.forDebezium(p, SourceFlavor.MARIADB).get("poll.interval.ms"));
+    }
+
+    @Test
     void skippedOperationsKeepTheUsersChoiceButNeverTruncate() {
         assertEquals("d", DebeziumSettings.withoutTruncate("t, d"));
         assertEquals("c,u", DebeziumSettings.withoutTruncate("c,u"));

@@ -20,7 +20,9 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
  * Debezium's) into a fresh database on the same server, alone, timed from its task running until its consumer group
  * has committed everything and every table matches the source (row count and CHECKSUM TABLE). The server's counters
  * are read before and after, and {@code Prepared_stmt_count} is sampled for its peak. The plain-JDBC ceiling applies
- * the same changes without Kafka.
+ * the same changes without Kafka. A cold round (our default variant in a fresh worker process, the in-order plain-JDBC
+ * reference in a fresh JVM) runs before the warm-up and the warm rounds; {@code --shapes} adds our sink over other
+ * inputs (two tasks over 8-partition topics, Open-protocol, Avro) to the warm rounds.
  */
 public final class SinkPhase {
 

@@ -71,6 +71,15 @@ public record TargetTable(String schema, String name, String quotedName, List<Ta
         return m;
     }
 
+    /**
+     * From the name alone (equal tables have equal names, so this agrees with the record's equals): the workers key
+     * maps by table for every row, and the record's own hash would walk every column each time.
+     */
+    @Override
+    public int hashCode() {
+        return 31 * schema.hashCode() + name.hashCode();
+    }
+
     @Override
     public String toString() {
         return schema + "." + name;

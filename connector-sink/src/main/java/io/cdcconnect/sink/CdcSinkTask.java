@@ -151,10 +151,14 @@ public final class CdcSinkTask extends SinkTask {
         boolean done = false;
         try {
             pipeline.beginBatch();
+            SourcePartition p = null;
             for (int i = 0; i < batch.size(); i++) {
                 SinkRecord record = batch.record(i);
-                SourcePartition p = new SourcePartition(record.topic(), record.kafkaPartition());
-                active.add(p);
+                // Connect hands records over partition by partition: one SourcePartition per run of them
+                if (p == null || record.kafkaPartition() != p.partition() || !record.topic().equals(p.topic())) {
+                    p = new SourcePartition(record.topic(), record.kafkaPartition());
+                    active.add(p);
+                }
                 long offset = record.kafkaOffset();
                 DecodeStage.Decoded decoded = batch.get(i);
                 List<ChangeEvent> events = decoded.events();

@@ -25,13 +25,14 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
 
     /**
      * The scale shapes {@code --shapes} may name, in the order they run (issue 14, item 4): our sink with two tasks
-     * over 8-partition topics, fed Open-protocol, fed Avro, and where the time of the Debezium-envelope input goes.
+     * over 8-partition topics, fed Open-protocol, fed Avro, where the time of the Debezium-envelope input goes, and one
+     * transaction of 100k rows.
      */
-    public static final List<String> SHAPES = List.of("tasks2", "open", "avro", "dbz-breakdown");
+    public static final List<String> SHAPES = List.of("tasks2", "open", "avro", "dbz-breakdown", "txn100k");
 
     /** The issue's letters for the shapes: {@code --shapes a,b,c}. */
     private static final Map<String, List<String>> SHAPE_LETTERS = Map.of("a", List.of("tasks2"),
-            "b", List.of("open", "avro"), "c", List.of("dbz-breakdown"));
+            "b", List.of("open", "avro"), "c", List.of("dbz-breakdown"), "e", List.of("txn100k"));
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
@@ -56,8 +57,9 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
               --shapes              scale shapes beside the default sink run (default none): tasks2 (our sink,
                                     tasks.max=2, over topics of 8 partitions a further source connector
                                     writes), open, avro (our sink fed Open-protocol, Avro), dbz-breakdown
-                                    (JsonConverter against our Debezium decoder, ns per record); all, or
-                                    a (tasks2), b (open, avro), c (dbz-breakdown)
+                                    (JsonConverter against our Debezium decoder, ns per record), txn100k
+                                    (one source transaction of 100k inserts, ours against plain JDBC);
+                                    all, or a (tasks2), b (open, avro), c (dbz-breakdown), e (txn100k)
               --quick               8 tables x 1000 rows, 6000 changes: a smoke run
             """;
 
@@ -142,7 +144,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
             if (name.equals("all")) named.addAll(SHAPES);
             else if (SHAPE_LETTERS.containsKey(name)) named.addAll(SHAPE_LETTERS.get(name));
             else if (SHAPES.contains(name)) named.add(name);
-            else throw new IllegalArgumentException("--shapes takes all, " + SHAPES + " or a, b, c; not '" + t + "'");
+            else throw new IllegalArgumentException("--shapes takes all, " + SHAPES + " or a, b, c, e; not '" + t + "'");
         }
         Set<String> ordered = new LinkedHashSet<>(SHAPES);
         ordered.retainAll(named);

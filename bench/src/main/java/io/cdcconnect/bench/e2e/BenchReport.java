@@ -172,9 +172,14 @@ public final class BenchReport {
                     .append("|---|---:|---:|---:|---:|\n");
             for (SinkPhase.Result r : shapes) {
                 Optional<SinkPhase.Result> me = r.ok() ? Optional.of(r) : Optional.empty();
+                // a shape with rows of its own (txn100k) has its own plain-JDBC run on them, "<id>-jdbc"
+                Optional<SinkPhase.Result> own = okSink(sinks, r.variant().id() + "-jdbc");
+                boolean reference = r.variant().kind() == SinkPhase.Kind.CEILING;
                 md.append("| ").append(r.variant().label()).append(" | ").append(rate(me)).append(" | ")
-                        .append(rounds(me)).append(" | ").append(pct(share(me, jdbc))).append(" | ")
-                        .append(pct(share(me, ours))).append(" |\n");
+                        .append(rounds(me)).append(" | ")
+                        .append(reference ? "(the reference)" : pct(share(me, own.isPresent() ? own : jdbc)))
+                        .append(own.isPresent() ? " (on its own rows)" : "").append(" | ")
+                        .append(r.variant().reference() == null ? pct(share(me, ours)) : "–").append(" |\n");
             }
             for (SinkPhase.Result r : shapes) {
                 if (!r.ok()) md.append("\n- ").append(r.variant().label()).append(": **").append(r.error()).append("**");

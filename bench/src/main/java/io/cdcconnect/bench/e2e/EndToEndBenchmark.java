@@ -39,8 +39,9 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
  *       upsert mode and a plain-JDBC ceiling, with {@code pg_stat_database} and our sink's server-side prepared
  *       statements counted from the server's log ({@link PostgresSinkPhase}); {@code --targets} picks the targets.</li>
  * </ol>
- * {@code --shapes} adds scale shapes (two sink tasks over 8-partition topics, Open-protocol and Avro input, and the
- * breakdown of the Debezium-envelope input into converter and decoder time, {@link DbzBreakdown}).
+ * {@code --shapes} adds scale shapes (two sink tasks over 8-partition topics, Open-protocol and Avro input, the
+ * breakdown of the Debezium-envelope input into converter and decoder time, {@link DbzBreakdown}, and one transaction
+ * of 100k rows, {@link TxnShape}).
  * Run it with {@code bench/run-e2e-benchmark.sh}; it is never part of the test suite. Options: {@link BenchOptions#USAGE}.
  */
 public final class EndToEndBenchmark {
@@ -144,6 +145,16 @@ public final class EndToEndBenchmark {
             List<SinkPhase.Result> cold = List.of();
             if (opts.targets("mariadb")) {
                 say("[6/6] sink into MariaDB: each variant alone into a fresh database...");
+                if (opts.shape("txn100k")) {
+                    say("      txn100k: writing one transaction of " + TxnShape.ROWS + " rows into "
+                            + TxnShape.PREFIX + ".* and a plain-JDBC reference copy (untimed)...");
+                    try {
+                        TxnShape.prepare(ctx);
+                        filled.add(TxnShape.PREFIX);
+                    } catch (Exception e) {
+                        notes.add("The txn100k shape's input could not be written: " + BenchReport.oneLine(e));
+                    }
+                }
                 SinkPhase sinkPhase = new SinkPhase(ctx);
                 sinks = sinkPhase.run(filled);
                 cold = sinkPhase.coldResults();

@@ -28,21 +28,25 @@ public final class SinkPhase {
 
     public enum Kind { OURS, DEBEZIUM_JDBC, CEILING }
 
-    /** One sink under test; {@code overrides} are added to the connector's config. */
+    /**
+     * One sink under test; {@code overrides} are added to the connector's config. {@code reference} is null for the
+     * workload (the target must match the source database), or the database holding the copy the target must match
+     * (sbtest1 alone: the txn100k shape, {@link TxnShape}).
+     */
     public record Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides,
-                          String tableRegex, int round) {
+                          String tableRegex, int round, String reference) {
         Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides) {
-            this(id, label, kind, topicPrefix, overrides, "sbtest[0-9]+", 1);
+            this(id, label, kind, topicPrefix, overrides, "sbtest[0-9]+", 1, null);
         }
 
         Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides,
                 String tableRegex) {
-            this(id, label, kind, topicPrefix, overrides, tableRegex, 1);
+            this(id, label, kind, topicPrefix, overrides, tableRegex, 1, null);
         }
 
         /** The same variant in another round: a new connector name, hence a new consumer group reading from the start. */
         Variant inRound(int r) {
-            return new Variant(id, label, kind, topicPrefix, overrides, tableRegex, r);
+            return new Variant(id, label, kind, topicPrefix, overrides, tableRegex, r, reference);
         }
 
         String connector() {
@@ -135,8 +139,22 @@ public final class SinkPhase {
             v.add(new Variant("shape-avro", "shape avro: ours, Avro in (input.format=avro, the stand-in registry)",
                     Kind.OURS, "oav", avro));
         }
+        if (ctx.options.shape("txn100k")) {
+            v.add(new Variant("shape-txn100k-jdbc", "shape txn100k: plain JDBC, every change in order, "
+                    + ctx.options.ceilingConnections() + " connections, statements of up to "
+                    + ctx.options.ceilingBatch() + ", autocommit: the same rows", Kind.CEILING, "",
+                    Map.of("mode", "in-order"), "sbtest1", 1, TxnShape.REFERENCE_DB));
+            v.add(new Variant("shape-txn100k", "shape txn100k: ours, canal-json, defaults, one source transaction of "
+                    + TxnShape.ROWS + " inserts (then one of 1)", Kind.OURS, TxnShape.PREFIX, ours, "sbtest1", 1,
+                    TxnShape.REFERENCE_DB));
+        }
         v.removeIf(x -> !ctx.options.runs(x.id()));
         return v;
+    }
+
+    /** Row changes variant {@code v} applies. */
+    private long rows(Variant v) {
+        return v.reference() == null ? ctx.workload.rowChanges() : TxnShape.rowChanges();
     }
 
     /**
@@ -217,7 +235,6 @@ public final class SinkPhase {
     /** Runs every variant whose input topics exist; {@code sourcesOk} says which topic prefixes were filled. */
     public List<Result> run(java.util.Set<String> filledPrefixes) throws Exception {
         List<Result> results = new ArrayList<>();
-        long rows = ctx.workload.rowChanges();
         try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200); Connection check = ctx.connect(null)) {
             this.checks = check;
             long maxPrepared = counters.maxPreparedStatements();
@@ -231,7 +248,7 @@ public final class SinkPhase {
                 } else {
                     say("      cold round: our sink's first run in this JVM (embedded worker), no warm-up...");
                 }
-                for (Variant v : cold) coldResults.add(runLogged(v, rows, counters, maxPrepared, filledPrefixes));
+                for (Variant v : cold) coldResults.add(runLogged(v, rows(v), counters, maxPrepared, filledPrefixes));
             }
             warmUpNote = warmUp(filledPrefixes, counters, maxPrepared);
             Map<String, List<Result>> byId = new LinkedHashMap<>();
@@ -246,7 +263,7 @@ public final class SinkPhase {
                 }
                 for (Variant base : order) {
                     Variant v = base.inRound(round);
-                    Result r = runLogged(v, rows, counters, maxPrepared, filledPrefixes);
+                    Result r = runLogged(v, rows(v), counters, maxPrepared, filledPrefixes);
                     byId.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(r);
                 }
             }
@@ -313,7 +330,8 @@ public final class SinkPhase {
                     ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, folded,
                     ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
                     : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), folded)
-                    .apply(ctx.workload.all(), () -> ctx.connect(v.targetDb()));
+                    .apply(v.reference() == null ? ctx.workload.all() : TxnShape.txns(),
+                            () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);
             return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
@@ -363,8 +381,10 @@ public final class SinkPhase {
 
     /** Compares target and source; the statements it sends are subtracted from the window's Questions. */
     private String mismatch(Variant v, ServerCounters window) throws Exception {
-        List<String> diff = TargetCheck.differences(checks, SOURCE_DB, v.targetDb(), ctx.workload.tables());
-        if (window != null) window.addOwn(TargetCheck.STATEMENTS_PER_TABLE * 2L * ctx.workload.tables());
+        int tables = v.reference() == null ? ctx.workload.tables() : TxnShape.TABLE;
+        List<String> diff = TargetCheck.differences(checks, v.reference() == null ? SOURCE_DB : v.reference(),
+                v.targetDb(), tables);
+        if (window != null) window.addOwn(TargetCheck.STATEMENTS_PER_TABLE * 2L * tables);
         return diff.isEmpty() ? null : "target differs from source: " + diff;
     }
 

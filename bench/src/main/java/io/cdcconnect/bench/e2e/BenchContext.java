@@ -24,6 +24,8 @@ public final class BenchContext {
     final SysbenchWorkload workload;
     /** Where child processes write their logs. */
     final Path workDir;
+    /** The rows of the shapes that bring their own (txn100k, tables64) by shape, once written into their topics. */
+    final java.util.Map<String, ShapeInput.Dataset> shapeInputs = new java.util.LinkedHashMap<>();
 
     BenchContext(BenchOptions options, EmbeddedMariaDb db, ConnectCluster connect, TopicMeter meter,
                  StandInSchemaRegistry registry, SysbenchWorkload workload, Path workDir) {

@@ -179,7 +179,7 @@ public final class BenchReport {
                         .append(rounds(me)).append(" | ")
                         .append(reference ? "(the reference)" : pct(share(me, own.isPresent() ? own : jdbc)))
                         .append(own.isPresent() ? " (on its own rows)" : "").append(" | ")
-                        .append(r.variant().reference() == null ? pct(share(me, ours)) : "–").append(" |\n");
+                        .append(r.variant().input() == null ? pct(share(me, ours)) : "–").append(" |\n");
             }
             for (SinkPhase.Result r : shapes) {
                 if (!r.ok()) md.append("\n- ").append(r.variant().label()).append(": **").append(r.error()).append("**");

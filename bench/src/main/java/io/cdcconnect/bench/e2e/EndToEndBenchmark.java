@@ -40,8 +40,8 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
  *       statements counted from the server's log ({@link PostgresSinkPhase}); {@code --targets} picks the targets.</li>
  * </ol>
  * {@code --shapes} adds scale shapes (two sink tasks over 8-partition topics, Open-protocol and Avro input, the
- * breakdown of the Debezium-envelope input into converter and decoder time, {@link DbzBreakdown}, and one transaction
- * of 100k rows, {@link TxnShape}).
+ * breakdown of the Debezium-envelope input into converter and decoder time, {@link DbzBreakdown}, one transaction
+ * of 100k rows and the workload over 64 tables, {@link ShapeInput}).
  * Run it with {@code bench/run-e2e-benchmark.sh}; it is never part of the test suite. Options: {@link BenchOptions#USAGE}.
  */
 public final class EndToEndBenchmark {
@@ -145,14 +145,18 @@ public final class EndToEndBenchmark {
             List<SinkPhase.Result> cold = List.of();
             if (opts.targets("mariadb")) {
                 say("[6/6] sink into MariaDB: each variant alone into a fresh database...");
-                if (opts.shape("txn100k")) {
-                    say("      txn100k: writing one transaction of " + TxnShape.ROWS + " rows into "
-                            + TxnShape.PREFIX + ".* and a plain-JDBC reference copy (untimed)...");
+                List<ShapeInput.Dataset> inputs = new ArrayList<>();
+                if (opts.shape("txn100k")) inputs.add(ShapeInput.txn100k());
+                if (opts.shape("tables64")) inputs.add(ShapeInput.tables64(workload));
+                for (ShapeInput.Dataset d : inputs) {
+                    say("      " + d.shape() + ": writing " + d.rowChanges() + " row changes into " + d.prefix()
+                            + ".* and a plain-JDBC reference copy (untimed)...");
                     try {
-                        TxnShape.prepare(ctx);
-                        filled.add(TxnShape.PREFIX);
+                        ShapeInput.prepare(ctx, d);
+                        ctx.shapeInputs.put(d.shape(), d);
+                        filled.add(d.prefix());
                     } catch (Exception e) {
-                        notes.add("The txn100k shape's input could not be written: " + BenchReport.oneLine(e));
+                        notes.add("The " + d.shape() + " shape's input could not be written: " + BenchReport.oneLine(e));
                     }
                 }
                 SinkPhase sinkPhase = new SinkPhase(ctx);

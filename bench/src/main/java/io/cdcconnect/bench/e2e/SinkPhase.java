@@ -29,12 +29,12 @@ public final class SinkPhase {
     public enum Kind { OURS, DEBEZIUM_JDBC, CEILING }
 
     /**
-     * One sink under test; {@code overrides} are added to the connector's config. {@code reference} is null for the
-     * workload (the target must match the source database), or the database holding the copy the target must match
-     * (sbtest1 alone: the txn100k shape, {@link TxnShape}).
+     * One sink under test; {@code overrides} are added to the connector's config. {@code input} is null for the
+     * workload (the target must match the source database), or the rows of a shape that brings its own
+     * ({@link ShapeInput}: the target must match its reference copy).
      */
     public record Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides,
-                          String tableRegex, int round, String reference) {
+                          String tableRegex, int round, ShapeInput.Dataset input) {
         Variant(String id, String label, Kind kind, String topicPrefix, Map<String, String> overrides) {
             this(id, label, kind, topicPrefix, overrides, "sbtest[0-9]+", 1, null);
         }
@@ -46,7 +46,7 @@ public final class SinkPhase {
 
         /** The same variant in another round: a new connector name, hence a new consumer group reading from the start. */
         Variant inRound(int r) {
-            return new Variant(id, label, kind, topicPrefix, overrides, tableRegex, r, reference);
+            return new Variant(id, label, kind, topicPrefix, overrides, tableRegex, r, input);
         }
 
         String connector() {
@@ -139,14 +139,16 @@ public final class SinkPhase {
             v.add(new Variant("shape-avro", "shape avro: ours, Avro in (input.format=avro, the stand-in registry)",
                     Kind.OURS, "oav", avro));
         }
-        if (ctx.options.shape("txn100k")) {
-            v.add(new Variant("shape-txn100k-jdbc", "shape txn100k: plain JDBC, every change in order, "
-                    + ctx.options.ceilingConnections() + " connections, statements of up to "
+        for (ShapeInput.Dataset d : ctx.shapeInputs.values()) {
+            String what = d.shape().equals("txn100k")
+                    ? "one source transaction of " + ShapeInput.TXN_ROWS + " inserts (then one of 1)"
+                    : "the workload's rows over " + d.tables() + " tables";
+            v.add(new Variant("shape-" + d.shape() + "-jdbc", "shape " + d.shape() + ": plain JDBC, every change in "
+                    + "order, " + ctx.options.ceilingConnections() + " connections, statements of up to "
                     + ctx.options.ceilingBatch() + ", autocommit: the same rows", Kind.CEILING, "",
-                    Map.of("mode", "in-order"), "sbtest1", 1, TxnShape.REFERENCE_DB));
-            v.add(new Variant("shape-txn100k", "shape txn100k: ours, canal-json, defaults, one source transaction of "
-                    + TxnShape.ROWS + " inserts (then one of 1)", Kind.OURS, TxnShape.PREFIX, ours, "sbtest1", 1,
-                    TxnShape.REFERENCE_DB));
+                    Map.of("mode", "in-order"), "sbtest[0-9]+", 1, d));
+            v.add(new Variant("shape-" + d.shape(), "shape " + d.shape() + ": ours, canal-json, defaults, " + what,
+                    Kind.OURS, d.prefix(), ours, "sbtest[0-9]+", 1, d));
         }
         v.removeIf(x -> !ctx.options.runs(x.id()));
         return v;
@@ -154,7 +156,7 @@ public final class SinkPhase {
 
     /** Row changes variant {@code v} applies. */
     private long rows(Variant v) {
-        return v.reference() == null ? ctx.workload.rowChanges() : TxnShape.rowChanges();
+        return v.input() == null ? ctx.workload.rowChanges() : v.input().rowChanges();
     }
 
     /**
@@ -321,7 +323,8 @@ public final class SinkPhase {
     private Result runOne(Variant v, long rows, ServerCounters counters, long maxPrepared) throws Exception {
         ctx.execute(null, "DROP DATABASE IF EXISTS `" + v.targetDb() + "`", "CREATE DATABASE `" + v.targetDb() + "`");
         try (Connection c = ctx.connect(v.targetDb())) {
-            ctx.workload.createTables(c);
+            if (v.input() == null) ctx.workload.createTables(c);
+            else ShapeInput.createTables(c, v.input());
         }
         if (v.kind() == Kind.CEILING) {
             boolean folded = "folded".equals(v.overrides().get("mode"));
@@ -330,8 +333,7 @@ public final class SinkPhase {
                     ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, folded,
                     ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
                     : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), folded)
-                    .apply(v.reference() == null ? ctx.workload.all() : TxnShape.txns(),
-                            () -> ctx.connect(v.targetDb()));
+                    .apply(v.input() == null ? ctx.workload.all() : v.input().txns(), () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);
             return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
@@ -381,8 +383,8 @@ public final class SinkPhase {
 
     /** Compares target and source; the statements it sends are subtracted from the window's Questions. */
     private String mismatch(Variant v, ServerCounters window) throws Exception {
-        int tables = v.reference() == null ? ctx.workload.tables() : TxnShape.TABLE;
-        List<String> diff = TargetCheck.differences(checks, v.reference() == null ? SOURCE_DB : v.reference(),
+        int tables = v.input() == null ? ctx.workload.tables() : v.input().tables();
+        List<String> diff = TargetCheck.differences(checks, v.input() == null ? SOURCE_DB : v.input().referenceDb(),
                 v.targetDb(), tables);
         if (window != null) window.addOwn(TargetCheck.STATEMENTS_PER_TABLE * 2L * tables);
         return diff.isEmpty() ? null : "target differs from source: " + diff;

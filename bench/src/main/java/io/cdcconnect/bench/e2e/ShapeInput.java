@@ -1,0 +1,153 @@
+package io.cdcconnect.bench.e2e;
+
+import io.cdcconnect.bench.codec.BenchRows;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Change;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Kind;
+import io.cdcconnect.bench.e2e.SysbenchWorkload.Txn;
+import io.cdcconnect.codec.EncodedMessage;
+import io.cdcconnect.codec.EventEncoder;
+import io.cdcconnect.codec.WireFormat;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static io.cdcconnect.bench.e2e.BenchContext.SOURCE_DB;
+
+/**
+ * The input of the shapes that bring rows of their own, not the workload's: txn100k (one source transaction of
+ * {@link #TXN_ROWS} inserts into one table, then a one-row transaction after it, so that the sink sees the big one
+ * end) and tables64 (the workload's shape and size over 64 tables). Written straight into topics as Canal-JSON by our
+ * codec's encoder, the format and encoder our source uses, every row of a transaction with its commit ts: through the
+ * source phase they would go into every source connector's binlog and change their figures. A copy applied untimed by
+ * plain JDBC is the reference the timed variants are checked against.
+ */
+final class ShapeInput {
+    /** Rows of txn100k's big transaction. */
+    static final int TXN_ROWS = 100_000;
+
+    /**
+     * One shape's rows: its transactions over sbtest1..sbtest{@code tables}, the topic prefix they are written under and
+     * the database holding the reference copy.
+     */
+    record Dataset(String shape, String prefix, String referenceDb, int tables, List<Txn> txns) {
+        long rowChanges() {
+            return txns.stream().mapToLong(t -> t.changes().size()).sum();
+        }
+    }
+
+    private ShapeInput() {
+    }
+
+    /** txn100k: the big transaction on sbtest1 and the one-row transaction after it. */
+    static Dataset txn100k() {
+        Random r = new Random(EndToEndBenchmark.SEED);
+        List<Change> big = new ArrayList<>(TXN_ROWS);
+        for (int id = 1; id <= TXN_ROWS; id++) big.add(row(r, id));
+        return new Dataset("txn100k", "otx", "bt_txn100k_ref", 1,
+                List.of(new Txn(1, big), new Txn(1, List.of(row(r, TXN_ROWS + 1)))));
+    }
+
+    /** tables64: as many rows preloaded and row changes after as the workload, over 64 tables. */
+    static Dataset tables64(SysbenchWorkload w) {
+        int tables = 64;
+        int rowsPerTable = Math.max(1, w.rowsPerTable() * w.tables() / tables);
+        SysbenchWorkload t64 = SysbenchWorkload.generate(tables, rowsPerTable, (int) w.operationChanges(),
+                EndToEndBenchmark.SEED);
+        return new Dataset("tables64", "o64", "bt_tables64_ref", tables, t64.all());
+    }
+
+    private static Change row(Random r, int id) {
+        return new Change(1, Kind.INSERT, id, r.nextInt(1_000_000), text(r, 119), text(r, 59));
+    }
+
+    private static String text(Random r, int n) {
+        StringBuilder sb = new StringBuilder(n);
+        for (int i = 0; i < n; i++) sb.append(i % 12 == 11 ? '-' : (char) ('0' + r.nextInt(10)));
+        return sb.toString();
+    }
+
+    /** Creates sbtest1..sbtest{@code d.tables()} in {@code database}. */
+    static void createTables(Connection c, Dataset d) throws java.sql.SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            for (int t = 1; t <= d.tables(); t++) s.execute(SysbenchWorkload.ddl(t));
+        }
+    }
+
+    /**
+     * Writes the reference copy (untimed, plain JDBC in order) and the shape's topics (one partition a table): every
+     * transaction's rows with one commit ts, the next transaction a millisecond later.
+     */
+    static void prepare(BenchContext ctx, Dataset d) throws Exception {
+        ctx.execute(null, "DROP DATABASE IF EXISTS `" + d.referenceDb() + "`", "CREATE DATABASE `" + d.referenceDb() + "`");
+        try (Connection c = ctx.connect(d.referenceDb())) {
+            createTables(c, d);
+        }
+        new PlainJdbcCeiling(2, 500, false).apply(d.txns(), () -> ctx.connect(d.referenceDb()));
+
+        List<NewTopic> topics = new ArrayList<>();
+        for (int t = 1; t <= d.tables(); t++) topics.add(new NewTopic(topic(d, t), 1, (short) 1));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ctx.connect.bootstrapServers()))) {
+            admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ctx.connect.bootstrapServers());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024));
+        EventEncoder encoder = WireFormat.CANAL_JSON.encoder(Map.of());
+        TableInfo[] tables = new TableInfo[d.tables() + 1];
+        List<Map<Integer, Object[]>> rows = new ArrayList<>();
+        rows.add(null);
+        for (int t = 1; t <= d.tables(); t++) {
+            tables[t] = TableInfo.of(SOURCE_DB, SysbenchWorkload.table(t), BenchRows.SYSBENCH.columns());
+            rows.add(new HashMap<>());
+        }
+        long commitTs = System.currentTimeMillis() << 18;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (Txn txn : d.txns()) {
+                String topic = topic(d, txn.table());
+                TableInfo table = tables[txn.table()];
+                Map<Integer, Object[]> current = rows.get(txn.table());
+                for (Change ch : txn.changes()) {
+                    Object[] image = {(long) ch.id(), (long) ch.k(), ch.c(), ch.pad()};
+                    RowChange change = switch (ch.kind()) {
+                        case INSERT -> RowChange.insert(table, image, commitTs);
+                        case UPDATE -> RowChange.update(table, current.get(ch.id()), image, commitTs);
+                        case DELETE -> RowChange.delete(table, image, commitTs);
+                    };
+                    if (ch.kind() == Kind.DELETE) current.remove(ch.id());
+                    else current.put(ch.id(), image);
+                    send(producer, topic, encoder.encode(topic, change));
+                }
+                commitTs += 1L << 18;
+            }
+            // Canal-JSON encodes each event into a message of its own at once: nothing is held back
+            if (!encoder.flush().isEmpty()) throw new IllegalStateException("the Canal-JSON encoder held messages back");
+            producer.flush();
+        }
+    }
+
+    private static String topic(Dataset d, int table) {
+        return d.prefix() + "." + SOURCE_DB + "." + SysbenchWorkload.table(table);
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, List<EncodedMessage> messages) {
+        for (EncodedMessage m : messages) producer.send(new ProducerRecord<>(topic, m.key(), m.value()));
+    }
+}

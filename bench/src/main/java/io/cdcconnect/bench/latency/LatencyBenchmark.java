@@ -149,8 +149,8 @@ public final class LatencyBenchmark {
     }
 
     /** What one rate gave. */
-    record RateResult(int rate, double achievedRate, double steadyRate, long transactions, double meanTransactionMs,
-                      long failures,
+    record RateResult(int rate, int connections, double achievedRate, double steadyRate, long transactions,
+                      double rowsPerTransaction, double meanTransactionMs, long failures,
                       String lastFailure, ProbeLedger.Lags lags, long unsettled, double drainSeconds,
                       double meanFlushMs, double sinkTxnPerSecond, double rowsPerSinkTxn, double sourceLagMeanMs,
                       double sourceLagMaxMs) {
@@ -223,8 +223,10 @@ public final class LatencyBenchmark {
         double flushNs = delta(sinkAtSteady, sinkAtEnd, "txn-flush-time-ns-total");
         double rowsApplied = delta(sinkAtSteady, sinkAtEnd, "rows-applied-total");
         SQLException failure = p.lastFailure.get();
-        return new RateResult(rate, p.achievedRate(), steadySeconds > 0 ? steadyRows / steadySeconds : Double.NaN,
-                p.transactions.sum(), p.meanTransactionMs(), p.failures.sum(), failure == null ? null : failure.getMessage(), lags, unsettled,
+        long txns = p.transactions.sum();
+        return new RateResult(rate, o.connections(), p.achievedRate(),
+                steadySeconds > 0 ? steadyRows / steadySeconds : Double.NaN, txns,
+                txns > 0 ? (double) p.rows.sum() / txns : Double.NaN, p.meanTransactionMs(), p.failures.sum(), failure == null ? null : failure.getMessage(), lags, unsettled,
                 drain, flushes > 0 ? flushNs / flushes / 1e6 : Double.NaN,
                 steadySeconds > 0 ? flushes / steadySeconds : Double.NaN,
                 flushes > 0 ? rowsApplied / flushes : Double.NaN,

@@ -41,9 +41,8 @@ final class LatencyReport {
                 .append(" probe rows included. ")
                 .append(o.durable() ? "The server commits durably (`innodb_flush_log_at_trx_commit=1`, `--durable`)."
                         : "The server runs with `innodb_flush_log_at_trx_commit=2` (no fsync per commit, for the source's"
-                        + " writes and the sink's alike; `--durable` keeps 1): on this machine's shared disk a durable"
-                        + " commit takes milliseconds, and 2 connections committing one transaction at a time could not"
-                        + " reach the rates.")
+                        + " writes and the sink's alike, so that the figures are the pipeline's and not this shared"
+                        + " machine's disk's; `--durable` keeps 1).")
                 .append(settings(" Source settings added: ", o.sourceConfig()))
                 .append(settings(" Sink settings added: ", o.sinkConfig())).append("\n\n");
         md.append("How lag is measured, trusting neither connector's clock: the generator notes the wall-clock time when")
@@ -97,6 +96,13 @@ final class LatencyReport {
                     .append(" seen in the target, ").append(f0(r.lags().source().count()))
                     .append(" with an append time; drained in ").append(f1(r.drainSeconds())).append(" s after the")
                     .append(" load stopped.");
+            if (r.steadyRate() < 0.95 * r.rate()) {
+                md.append(" **The generator did not keep up**: ").append(r.connections()).append(" connections, each")
+                        .append(" committing one transaction of ").append(f1(r.rowsPerTransaction()))
+                        .append(" row changes per ").append(f2(r.meanTransactionMs())).append(" ms, can write about ")
+                        .append(f0(r.connections() * r.rowsPerTransaction() / r.meanTransactionMs() * 1000))
+                        .append(" rows/s on this machine; `--connections` raises the ceiling.");
+            }
             if (r.failures() > 0) md.append(" **").append(r.failures()).append(" transactions failed: ")
                     .append(r.lastFailure()).append("**");
             if (r.unsettled() > 0) md.append(" **").append(r.unsettled()).append(" probes never showed in the target.**");

@@ -4,7 +4,8 @@
 # in a child JVM; split into source side and sink side by the broker's append time. Not a test: nothing here runs in
 # `mvn test`.
 #   bench/run-latency-benchmark.sh [--quick] [--rates N,N,...] [--seconds N] [--skip-seconds N] [--tables N]
-#                                  [--rows N] [--connections N] [--report FILE|-]
+#                                  [--rows N] [--connections N] [--durable] [--source-config k=v,...]
+#                                  [--sink-config k=v,...] [--report FILE|-]
 # BENCH_SKIP_BUILD=1 skips the Maven build (reuse the last one). BENCH_JAVA_OPTS adds JVM options (default -Xmx1g:
 # the broker and the worker have JVMs of their own).
 set -euo pipefail

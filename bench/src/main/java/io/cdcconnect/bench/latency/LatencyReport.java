@@ -101,7 +101,7 @@ final class LatencyReport {
                         .append(" committing one transaction of ").append(f1(r.rowsPerTransaction()))
                         .append(" row changes per ").append(f2(r.meanTransactionMs())).append(" ms, can write about ")
                         .append(f0(r.connections() * r.rowsPerTransaction() / r.meanTransactionMs() * 1000))
-                        .append(" rows/s on this machine; `--connections` raises the ceiling.");
+                        .append(" rows/s at that pace on this machine.");
             }
             if (r.failures() > 0) md.append(" **").append(r.failures()).append(" transactions failed: ")
                     .append(r.lastFailure()).append("**");

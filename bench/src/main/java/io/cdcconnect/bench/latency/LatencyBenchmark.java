@@ -101,7 +101,7 @@ public final class LatencyBenchmark {
             for (int rate : o.rates()) capacity += (long) rate * o.seconds();
             ProbeLedger ledger = new ProbeLedger((int) Math.min(Integer.MAX_VALUE - 16, capacity / 2 + 10_000));
             try (LoadGenerator generator = new LoadGenerator(() -> db.connect(SOURCE_DB), ledger, o.tables(),
-                    o.rowsPerTable(), o.connections(), SEED);
+                    o.rowsPerTable(), o.connections(), o.maxTxnRows(), SEED);
                  AppendTimeReader appends = new AppendTimeReader(connect.bootstrapServers(), probeTopic(), ledger);
                  TargetPoller poller = new TargetPoller(db.connect(TARGET_DB), ledger)) {
                 for (int rate : o.rates()) {

@@ -13,12 +13,12 @@ import java.util.Map;
  * preload: a smoke run.
  */
 public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, int tables, int rowsPerTable,
-                             int connections, boolean durable, Map<String, String> sourceConfig,
+                             int connections, int maxTxnRows, boolean durable, Map<String, String> sourceConfig,
                              Map<String, String> sinkConfig, Path report, boolean quick, String commandLine) {
 
     public static final String USAGE = """
             LatencyBenchmark [--quick] [--rates N,N,...] [--seconds N] [--skip-seconds N] [--tables N] [--rows N]
-                             [--connections N] [--durable] [--source-config k=v,...] [--sink-config k=v,...]
+                             [--connections N] [--max-txn-rows N] [--durable] [--source-config k=v,...] [--sink-config k=v,...]
                              [--report FILE|-]
               --rates         steady input rates, row changes per second (default 1000,5000,10000)
               --seconds       how long each rate runs (default 120, quick 20)
@@ -26,6 +26,8 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
               --tables        sysbench tables (default 8)
               --rows          rows preloaded per table (default 20000, quick 2000)
               --connections   generator connections, each owning a disjoint set of tables (default 2)
+              --max-txn-rows  most row changes per generated transaction, each 1..N (default 9); larger
+                              transactions reach higher rates on a busy server
               --durable       keep innodb_flush_log_at_trx_commit=1 during the runs (default 2: on a disk where
                               an fsync takes milliseconds, 2 connections committing durably cannot reach the rates)
               --source-config settings added to our source's config/source-mariadb.json, e.g. poll.interval.ms=50
@@ -41,6 +43,7 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
         int tables = 8;
         int rows = -1;
         int connections = 2;
+        int maxTxnRows = 9;
         Path report = Path.of("docs/benchmarks-latency.md");
         boolean quick = false;
         boolean durable = false;
@@ -61,6 +64,7 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
                 case "--tables" -> tables = positive(k, value(a, ++i, k));
                 case "--rows" -> rows = positive(k, value(a, ++i, k));
                 case "--connections" -> connections = positive(k, value(a, ++i, k));
+                case "--max-txn-rows" -> maxTxnRows = positive(k, value(a, ++i, k));
                 case "--durable" -> durable = true;
                 case "--source-config" -> settings(k, value(a, ++i, k), sourceConfig);
                 case "--sink-config" -> settings(k, value(a, ++i, k), sinkConfig);
@@ -77,7 +81,8 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
         if (skip >= seconds) {
             throw new IllegalArgumentException("--skip-seconds (" + skip + ") must be below --seconds (" + seconds + ")");
         }
-        return new LatencyOptions(rates, seconds, skip, tables, rows, connections, durable, Map.copyOf(sourceConfig),
+        return new LatencyOptions(rates, seconds, skip, tables, rows, connections, maxTxnRows, durable,
+                Map.copyOf(sourceConfig),
                 Map.copyOf(sinkConfig), report, quick, String.join(" ", args));
     }
 

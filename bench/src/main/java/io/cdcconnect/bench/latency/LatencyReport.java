@@ -35,7 +35,7 @@ final class LatencyReport {
                 .append(o.tables()).append(" sysbench-like tables × ").append(o.rowsPerTable())
                 .append(" rows preloaded (and snapshotted through the pipeline before the runs), then at each rate ")
                 .append(o.connections()).append(" connections, each owning a disjoint set of tables, write transactions")
-                .append(" of 1-9 row changes of one table (30% update-non-index, 30% update-index, 30% delete +")
+                .append(" of 1-").append(o.maxTxnRows()).append(" row changes of one table (30% update-non-index, 30% update-index, 30% delete +")
                 .append(" re-insert, 10% inserts), each ending with one insert into `probe (seq BIGINT PRIMARY KEY,")
                 .append(" sent_us BIGINT)`, paced by a token bucket refilled every 10 ms. Rates count every row change,")
                 .append(" probe rows included. ")

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Writes the sysbench-like mix of {@code BENCHMARKS.md} into the source at a steady rate, as an application would:
  * {@code connections} connections, each owning a disjoint set of tables (so no two ever wait for each other's row
- * locks), transactions of 1 to 9 row changes of one table (update-non-index, update-index, delete + re-insert of the
+ * locks), transactions of 1 to {@code maxTxnRows} row changes of one table (update-non-index, update-index, delete + re-insert of the
  * same id, insert of a new id), each ending with one insert into the probe table whose seq the {@link ProbeLedger}
  * follows. A transaction's statements go to the server together ({@code executeBatch}: with the URL's
  * {@code rewriteBatchedStatements}, one multi-statement request), then its COMMIT: one statement per round trip
@@ -36,11 +36,13 @@ final class LoadGenerator implements AutoCloseable {
     }
 
     private final ProbeLedger ledger;
+    private final int maxTxnRows;
     private final List<Writer> writers = new ArrayList<>();
 
     LoadGenerator(SysbenchWorkload.ConnectionFactory db, ProbeLedger ledger, int tables, int rowsPerTable,
-                  int connections, long seed) throws SQLException {
+                  int connections, int maxTxnRows, long seed) throws SQLException {
         this.ledger = ledger;
+        this.maxTxnRows = maxTxnRows;
         try {
             for (int w = 0; w < connections; w++) {
                 List<Integer> own = new ArrayList<>();
@@ -165,7 +167,7 @@ final class LoadGenerator implements AutoCloseable {
             long seq = ledger.nextSeq();
             if (seq < 0) return -1;
             int i = random.nextInt(tables.length);
-            int want = 1 + random.nextInt(9);
+            int want = 1 + random.nextInt(maxTxnRows);
             int rows = 0;
             long t0 = System.nanoTime();
             try {

@@ -287,6 +287,11 @@ public final class Pipeline implements AutoCloseable {
      * (docs/reliability.md): a fault test that wants no such divergence injects its faults after this.
      */
     public void awaitSourceSnapshotCommitted(Duration timeout) {
+        awaitSourceSnapshotCommitted(SOURCE_CONNECTOR, timeout);
+    }
+
+    /** As {@link #awaitSourceSnapshotCommitted(Duration)}, for the source connector registered as {@code connector}. */
+    public void awaitSourceSnapshotCommitted(String connector, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Object> completed = List.of();
         String offsets = "";
@@ -294,7 +299,7 @@ public final class Pipeline implements AutoCloseable {
             completed = connect.workerAttributes("debezium.*:type=connector-metrics,context=snapshot,*",
                     "SnapshotCompleted");
             if (!completed.isEmpty() && completed.stream().allMatch(Boolean.TRUE::equals)) {
-                offsets = connect.offsets(SOURCE_CONNECTOR);
+                offsets = connect.offsets(connector);
                 if (offsets.contains("\"pos\"") && !offsets.contains("\"snapshot\"")) return;
             }
             ConnectCluster.sleep(250);

@@ -114,6 +114,13 @@ public final class SinkPhase {
                 with(ours, "max.txn.rows", "1")));
         v.add(new Variant("sink-ours-1worker", "ours, one worker (worker.count=1)", Kind.OURS, "occ",
                 with(ours, "worker.count", "1")));
+        v.add(new Variant("sink-ours-nodecode", "ours, decoding on the task thread (decode.threads=0)", Kind.OURS,
+                "occ", with(ours, "decode.threads", "0")));
+        // the template's URL lets the driver negotiate TLS, which MariaDB 11.4 offers; the plain-JDBC references
+        // connect without it (test-support's URL): this variant shows what TLS costs our sink
+        v.add(new Variant("sink-ours-notls", "ours, without TLS (connection.url with sslMode=DISABLED, as the plain-JDBC"
+                + " references connect)", Kind.OURS, "occ", with(ours, "connection.url", "jdbc:mysql://"
+                + ctx.db.host() + ":" + ctx.db.port() + "/?sslMode=DISABLED")));
         Map<String, String> dbzIn = new LinkedHashMap<>(ours);
         dbzIn.put("input.format", "debezium");
         dbzIn.put("key.converter", JSON_CONVERTER);

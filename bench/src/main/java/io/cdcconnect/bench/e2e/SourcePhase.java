@@ -28,9 +28,9 @@ public final class SourcePhase {
 
     /** One source connector under test. */
     public record Variant(String id, String label, String prefix, Format format, int serverId, boolean ours,
-                          String outputFormat, int partitions) {
+                          String outputFormat, int partitions, Map<String, String> overrides) {
         Variant(String id, String label, String prefix, Format format, int serverId, boolean ours, String outputFormat) {
-            this(id, label, prefix, format, serverId, ours, outputFormat, 1);
+            this(id, label, prefix, format, serverId, ours, outputFormat, 1, Map.of());
         }
 
         String connector() {
@@ -71,13 +71,16 @@ public final class SourcePhase {
      */
     public static final Variant PARTITIONED = new Variant("src-canal-p8", "ours, canal-json, " + SHAPE_PARTITIONS
             + " partitions per topic (partition.rule=pk; input of the tasks2 shape)", "oc8", Format.CANAL_JSON, 5405,
-            true, "canal-json", SHAPE_PARTITIONS);
+            true, "canal-json", SHAPE_PARTITIONS, Map.of());
 
     public static final List<Variant> VARIANTS = List.of(
             new Variant("src-canal", "ours, canal-json", "occ", Format.CANAL_JSON, 5401, true, "canal-json"),
             new Variant("src-open", "ours, open-protocol", "oop", Format.OPEN_PROTOCOL, 5402, true, "open-protocol"),
             new Variant("src-avro", "ours, avro", "oav", Format.AVRO, 5403, true, "avro"),
             new Variant("src-dbz", "Debezium MariaDB + JsonConverter", "dbz", Format.DEBEZIUM_JSON, 5404, false, null),
+            // what converting ahead of Connect buys: the same connector converting inside poll()
+            new Variant("src-canal-noahead", "ours, canal-json, convert.ahead.batches=0 (conversion inside poll())",
+                    "ocn", Format.CANAL_JSON, 5406, true, "canal-json", 1, Map.of("convert.ahead.batches", "0")),
             PARTITIONED);
 
     private final BenchContext ctx;
@@ -284,30 +287,41 @@ public final class SourcePhase {
                 c.put("topic.creation.default.partitions", Integer.toString(v.partitions()));
                 c.put("partition.rule", "pk");
             }
+            c.putAll(v.overrides());
         } else {
-            c = new LinkedHashMap<>();
-            c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
-            c.put("tasks.max", "1");
-            c.put("database.hostname", ctx.db.host());
-            c.put("database.port", Integer.toString(ctx.db.port()));
-            c.put("database.user", EmbeddedMariaDb.USER);
-            c.put("database.password", EmbeddedMariaDb.PASSWORD);
-            c.put("database.server.id", Integer.toString(v.serverId()));
-            c.put("database.include.list", SOURCE_DB);
-            c.put("topic.prefix", v.prefix());
-            c.put("snapshot.mode", "initial");
-            c.put("schema.history.internal.kafka.bootstrap.servers", ctx.connect.bootstrapServers());
-            c.put("schema.history.internal.kafka.topic", v.prefix() + ".schema-history");
-            c.put("include.schema.changes", "false");
-            // One message per row change, as our formats: no tombstone after each delete.
-            c.put("tombstones.on.delete", "false");
-            c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-            c.put("key.converter.schemas.enable", "true");
-            c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-            c.put("value.converter.schemas.enable", "true");
-            c.put("topic.creation.default.partitions", "1");
-            c.put("topic.creation.default.replication.factor", "1");
+            c = debeziumConfig(ctx.db, SOURCE_DB, v.serverId(), v.prefix(), ctx.connect.bootstrapServers());
         }
+        return c;
+    }
+
+    /**
+     * Debezium's MariaDB connector as the baseline runs it: JsonConverter with schemas for key and value, one message
+     * per row change (no schema-change messages, no tombstones), topics of one partition.
+     */
+    public static Map<String, String> debeziumConfig(EmbeddedMariaDb db, String database, int serverId, String prefix,
+                                                     String bootstrapServers) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+        c.put("tasks.max", "1");
+        c.put("database.hostname", db.host());
+        c.put("database.port", Integer.toString(db.port()));
+        c.put("database.user", EmbeddedMariaDb.USER);
+        c.put("database.password", EmbeddedMariaDb.PASSWORD);
+        c.put("database.server.id", Integer.toString(serverId));
+        c.put("database.include.list", database);
+        c.put("topic.prefix", prefix);
+        c.put("snapshot.mode", "initial");
+        c.put("schema.history.internal.kafka.bootstrap.servers", bootstrapServers);
+        c.put("schema.history.internal.kafka.topic", prefix + ".schema-history");
+        c.put("include.schema.changes", "false");
+        // One message per row change, as our formats: no tombstone after each delete.
+        c.put("tombstones.on.delete", "false");
+        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("value.converter.schemas.enable", "true");
+        c.put("topic.creation.default.partitions", "1");
+        c.put("topic.creation.default.replication.factor", "1");
         return c;
     }
 }

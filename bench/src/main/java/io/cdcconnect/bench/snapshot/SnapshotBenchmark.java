@@ -1,5 +1,6 @@
 package io.cdcconnect.bench.snapshot;
 
+import io.cdcconnect.bench.e2e.SourcePhase;
 import io.cdcconnect.bench.e2e.SysbenchWorkload;
 import io.cdcconnect.it.ConnectorConfigFiles;
 import io.cdcconnect.it.Pipeline;
@@ -138,27 +139,7 @@ public final class SnapshotBenchmark {
             values.put("KAFKA_BOOTSTRAP", connect.bootstrapServers());
             c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
         } else {
-            c = new LinkedHashMap<>();
-            c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
-            c.put("tasks.max", "1");
-            c.put("database.hostname", db.host());
-            c.put("database.port", Integer.toString(db.port()));
-            c.put("database.user", EmbeddedMariaDb.USER);
-            c.put("database.password", EmbeddedMariaDb.PASSWORD);
-            c.put("database.server.id", Integer.toString(serverId));
-            c.put("database.include.list", DB);
-            c.put("topic.prefix", prefix);
-            c.put("snapshot.mode", "initial");
-            c.put("schema.history.internal.kafka.bootstrap.servers", connect.bootstrapServers());
-            c.put("schema.history.internal.kafka.topic", prefix + ".schema-history");
-            c.put("include.schema.changes", "false");
-            c.put("tombstones.on.delete", "false");
-            c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-            c.put("key.converter.schemas.enable", "true");
-            c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-            c.put("value.converter.schemas.enable", "true");
-            c.put("topic.creation.default.partitions", "1");
-            c.put("topic.creation.default.replication.factor", "1");
+            c = new LinkedHashMap<>(SourcePhase.debeziumConfig(db, DB, serverId, prefix, connect.bootstrapServers()));
         }
         c.putAll(v.overrides());
         return c;

@@ -36,6 +36,9 @@ final class ForkedConnectWorker implements AutoCloseable {
     /** JVM options added to every worker's command line (space-separated), for profiling; none by default. */
     static final String WORKER_JVM_OPTIONS = "cdc.worker.jvm.options";
 
+    /** How long a graceful stop may take before the worker is killed. */
+    static final long GRACEFUL_STOP_SECONDS = 60;
+
     /** One worker process. */
     private record Worker(Process process, int restPort, int jmxPort, Path log) {
         URI restUrl() {
@@ -142,9 +145,16 @@ final class ForkedConnectWorker implements AutoCloseable {
             w.process().destroy();
         }
         try {
-            w.process().waitFor();
+            // a graceful stop that hangs (Jetty's and Connect's shutdown hooks have been seen to) ends in SIGKILL
+            if (!w.process().waitFor(GRACEFUL_STOP_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("Connect worker at {} (pid {}) did not stop within {} s: killing it", w.restUrl(),
+                        w.process().pid(), GRACEFUL_STOP_SECONDS);
+                w.process().destroyForcibly();
+                w.process().waitFor();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            w.process().destroyForcibly();
             throw new IllegalStateException(e);
         }
         LOG.info("Connect worker at {} {} (pid {})", w.restUrl(), kill ? "killed with SIGKILL" : "stopped",

@@ -53,6 +53,37 @@ public final class BenchContext {
         }
     }
 
+    /**
+     * Waits (at most {@code timeout}) until InnoDB has written back the pages the workload dirtied: the server flushes
+     * them in the background after a large write, and whichever connector is measured first would otherwise share
+     * the cores with that flushing. Returns the dirty pages left.
+     */
+    long awaitPagesFlushed(Duration timeout) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Connection c = db.connect(null); Statement s = c.createStatement()) {
+            String pct;
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT @@innodb_max_dirty_pages_pct")) {
+                rs.next();
+                pct = rs.getString(1);
+            }
+            s.execute("SET GLOBAL innodb_max_dirty_pages_pct = 0");
+            try {
+                while (true) {
+                    long dirty;
+                    try (java.sql.ResultSet rs = s.executeQuery(
+                            "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) {
+                        rs.next();
+                        dirty = rs.getLong(2);
+                    }
+                    if (dirty <= 16 || System.nanoTime() > deadline) return dirty;
+                    Thread.sleep(250);
+                }
+            } finally {
+                s.execute("SET GLOBAL innodb_max_dirty_pages_pct = " + pct);
+            }
+        }
+    }
+
     static void say(String line) {
         System.out.println(line);
         System.out.flush();

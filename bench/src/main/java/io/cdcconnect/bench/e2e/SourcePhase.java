@@ -81,6 +81,13 @@ public final class SourcePhase {
             // what converting ahead of Connect buys: the same connector converting inside poll()
             new Variant("src-canal-noahead", "ours, canal-json, convert.ahead.batches=0 (conversion inside poll())",
                     "ocn", Format.CANAL_JSON, 5406, true, "canal-json", 1, Map.of("convert.ahead.batches", "0")),
+            // the worker's producer with larger batches, and compressed: what Connect's producer defaults cost
+            new Variant("src-canal-batch", "ours, canal-json, producer.override.batch.size=262144", "ocb",
+                    Format.CANAL_JSON, 5407, true, "canal-json", 1,
+                    Map.of("producer.override.batch.size", "262144")),
+            new Variant("src-canal-lz4", "ours, canal-json, producer.override.batch.size=262144 and compression.type=lz4",
+                    "ocz", Format.CANAL_JSON, 5408, true, "canal-json", 1,
+                    Map.of("producer.override.batch.size", "262144", "producer.override.compression.type", "lz4")),
             PARTITIONED);
 
     private final BenchContext ctx;
@@ -149,7 +156,11 @@ public final class SourcePhase {
     public List<Result> measure() {
         List<Result> results = new ArrayList<>();
         long expected = ctx.workload.rowChanges();
-        for (Variant v : VARIANTS) {
+        // one catch-up per connector, so a variant's place in the order counts (the first one measured has been
+        // slower): -Dbench.sources.reverse=true measures them in reverse order, for a second run to compare
+        List<Variant> order = new ArrayList<>(VARIANTS);
+        if (Boolean.getBoolean("bench.sources.reverse")) java.util.Collections.reverse(order);
+        for (Variant v : order) {
             if (!ctx.options.runs(v.id())) continue;
             if (setupErrors.containsKey(v.id())) {
                 results.add(new Result(v, expected, Double.NaN, Double.NaN, null, setupErrors.get(v.id())));

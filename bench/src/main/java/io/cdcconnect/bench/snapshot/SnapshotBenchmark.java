@@ -28,8 +28,8 @@ import java.util.Map;
  * sysbench-like tables, with the broker and the Connect worker each in a child JVM of its own
  * ({@link ConnectCluster#startSeparateProcesses}). Each round registers every variant anew (a new topic prefix, so a
  * new snapshot), one at a time, in alternating order, timed from the connector's creation until its topics hold one
- * message per row. Round 1 of each variant is the first its plugin does in the worker (cold); the later rounds are
- * warm. Run it with {@code bench/run-snapshot-benchmark.sh}; never part of the test suite.
+ * message per row. In round 1 the first variant of each plugin is the first work that plugin does in the worker
+ * (cold); the later rounds are warm. Run it with {@code bench/run-snapshot-benchmark.sh}; never part of the test suite.
  */
 public final class SnapshotBenchmark {
 
@@ -182,9 +182,11 @@ public final class SnapshotBenchmark {
         sb.append(tables).append(" sysbench-like tables x ").append(rowsPerTable).append(" rows = ").append(rows)
                 .append(" rows; MariaDB 11.4 (embedded), the Kafka broker and the Connect worker each in a child JVM;")
                 .append(" each variant a new connector (new topic prefix), one at a time, rounds in alternating order,")
-                .append(" timed from `PUT /connectors` until its topics held one message per row. Round 1 is the")
-                .append(" plugin's first work in the worker JVM (cold); later rounds are warm.\n\n");
-        sb.append("| variant | round 1 (cold), rows/s | later rounds, rows/s | median of later rounds | vs Debezium"
+                .append(" timed from `PUT /connectors` until its topics held one message per row. In round 1 the")
+                .append(" first variant of each plugin (ours, then Debezium's) is that plugin's first work in the worker")
+                .append(" JVM (cold); the second variant of each plugin in round 1 runs after it, partly warmed up;")
+                .append(" later rounds are warm.\n\n");
+        sb.append("| variant | round 1, rows/s | later rounds, rows/s | median of later rounds | vs Debezium"
                 + " defaults (cold / warm) | vs Debezium, same snapshot.max.threads (cold / warm) |\n"
                 + "|---|---:|---|---:|---:|---:|\n");
         for (Variant v : variants) {

@@ -95,7 +95,6 @@ public final class ApplyWorker implements Runnable {
     @Override
     public void run() {
         try {
-            session.open();
             while (running) {
                 ConflictDetector.Node<WorkItem> node;
                 try {

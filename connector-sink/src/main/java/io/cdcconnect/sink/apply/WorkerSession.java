@@ -124,19 +124,6 @@ final class WorkerSession {
         }
     }
 
-    /**
-     * Opens the worker's connection before its first transaction, so that the workers' connections (TLS handshake,
-     * authentication, session settings) are made at the task's start, side by side, not one by one while the first
-     * rows wait. A failure is left to the first attempt, which retries it as any lost connection.
-     */
-    void open() {
-        try {
-            ensureConnection();
-        } catch (SQLException | RuntimeException e) {
-            discardConnection();
-        }
-    }
-
     private void ensureConnection() throws SQLException {
         if (connection == null) {
             connection = connections.get();

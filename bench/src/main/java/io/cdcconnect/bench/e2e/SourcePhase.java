@@ -279,18 +279,9 @@ public final class SourcePhase {
     }
 
     private Map<String, String> config(Variant v) {
-        Map<String, String> values = new HashMap<>();
-        values.put("SOURCE_HOST", ctx.db.host());
-        values.put("SOURCE_PORT", Integer.toString(ctx.db.port()));
-        values.put("SOURCE_USER", EmbeddedMariaDb.USER);
-        values.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
-        values.put("SOURCE_DATABASE", SOURCE_DB);
-        values.put("SOURCE_SERVER_ID", Integer.toString(v.serverId()));
-        values.put("TOPIC_PREFIX", v.prefix());
-        values.put("KAFKA_BOOTSTRAP", ctx.connect.bootstrapServers());
         Map<String, String> c;
         if (v.ours()) {
-            c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
+            c = ourConfig(ctx.db, SOURCE_DB, v.serverId(), v.prefix(), ctx.connect.bootstrapServers());
             c.put("output.format", v.outputFormat());
             if (v.format() == Format.AVRO) c.put("schema.registry.url", ctx.registry.url());
             if (v.partitions() > 1) {
@@ -303,6 +294,21 @@ public final class SourcePhase {
             c = debeziumConfig(ctx.db, SOURCE_DB, v.serverId(), v.prefix(), ctx.connect.bootstrapServers());
         }
         return c;
+    }
+
+    /** Our source as {@code config/source-mariadb.json} has it, on {@code database} of {@code db}. */
+    public static Map<String, String> ourConfig(EmbeddedMariaDb db, String database, int serverId, String prefix,
+                                                String bootstrapServers) {
+        Map<String, String> values = new HashMap<>();
+        values.put("SOURCE_HOST", db.host());
+        values.put("SOURCE_PORT", Integer.toString(db.port()));
+        values.put("SOURCE_USER", EmbeddedMariaDb.USER);
+        values.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
+        values.put("SOURCE_DATABASE", database);
+        values.put("SOURCE_SERVER_ID", Integer.toString(serverId));
+        values.put("TOPIC_PREFIX", prefix);
+        values.put("KAFKA_BOOTSTRAP", bootstrapServers);
+        return new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
     }
 
     /**

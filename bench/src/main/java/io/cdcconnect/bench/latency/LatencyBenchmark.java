@@ -316,16 +316,8 @@ public final class LatencyBenchmark {
 
     /** Our source as {@code config/source-mariadb.json} has it (Canal-JSON, defaults), plus {@code --source-config}. */
     private static Map<String, String> sourceConfig(EmbeddedMariaDb db, ConnectCluster connect, LatencyOptions o) {
-        Map<String, String> values = new HashMap<>();
-        values.put("SOURCE_HOST", db.host());
-        values.put("SOURCE_PORT", Integer.toString(db.port()));
-        values.put("SOURCE_USER", EmbeddedMariaDb.USER);
-        values.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
-        values.put("SOURCE_DATABASE", SOURCE_DB);
-        values.put("SOURCE_SERVER_ID", "5501");
-        values.put("TOPIC_PREFIX", TOPIC_PREFIX);
-        values.put("KAFKA_BOOTSTRAP", connect.bootstrapServers());
-        Map<String, String> c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
+        Map<String, String> c = io.cdcconnect.bench.e2e.SourcePhase.ourConfig(db, SOURCE_DB, 5501, TOPIC_PREFIX,
+                connect.bootstrapServers());
         c.putAll(o.sourceConfig());
         return c;
     }

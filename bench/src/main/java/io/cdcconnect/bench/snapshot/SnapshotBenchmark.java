@@ -128,16 +128,7 @@ public final class SnapshotBenchmark {
                                               int serverId) {
         Map<String, String> c;
         if (v.ours()) {
-            Map<String, String> values = new HashMap<>();
-            values.put("SOURCE_HOST", db.host());
-            values.put("SOURCE_PORT", Integer.toString(db.port()));
-            values.put("SOURCE_USER", EmbeddedMariaDb.USER);
-            values.put("SOURCE_PASSWORD", EmbeddedMariaDb.PASSWORD);
-            values.put("SOURCE_DATABASE", DB);
-            values.put("SOURCE_SERVER_ID", Integer.toString(serverId));
-            values.put("TOPIC_PREFIX", prefix);
-            values.put("KAFKA_BOOTSTRAP", connect.bootstrapServers());
-            c = new LinkedHashMap<>(ConnectorConfigFiles.load("source-mariadb.json", values));
+            c = SourcePhase.ourConfig(db, DB, serverId, prefix, connect.bootstrapServers());
         } else {
             c = new LinkedHashMap<>(SourcePhase.debeziumConfig(db, DB, serverId, prefix, connect.bootstrapServers()));
         }

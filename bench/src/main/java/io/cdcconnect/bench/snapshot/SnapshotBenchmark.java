@@ -2,7 +2,6 @@ package io.cdcconnect.bench.snapshot;
 
 import io.cdcconnect.bench.e2e.SourcePhase;
 import io.cdcconnect.bench.e2e.SysbenchWorkload;
-import io.cdcconnect.it.ConnectorConfigFiles;
 import io.cdcconnect.it.Pipeline;
 import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;

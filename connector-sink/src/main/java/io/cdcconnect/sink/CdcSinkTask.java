@@ -57,6 +57,8 @@ public final class CdcSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSinkTask.class);
     /** Connect's setting (ConnectorConfig.ERRORS_TOLERANCE_CONFIG): none (default) or all. */
     static final String ERRORS_TOLERANCE = "errors.tolerance";
+    /** How soon Connect calls put() again while something waits that only a re-check can release. */
+    static final long RECHECK_MS = 200;
 
     private CdcSinkConfig config;
     private RecordDecoder decoder;
@@ -141,6 +143,27 @@ public final class CdcSinkTask extends SinkTask {
         // rows of newly assigned partitions may have been applied by a previous owner: replay them safely
         pipeline.openWindow();
         pipeline.assign(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
+        // a newly assigned partition holds nothing here. Connect keeps the partitions a task paused across a
+        // rebalance and pauses them again when they come back: one this task paused behind a DDL or a full buffer
+        // before it was revoked would stay paused for good (docs/ordering.md, "assign")
+        resume(partitions);
+    }
+
+    /** Resumes partitions Connect may still have paused for this task; one no longer assigned is left alone. */
+    private void resume(Collection<TopicPartition> partitions) {
+        if (context == null || partitions.isEmpty()) return;
+        try {
+            context.resume(partitions.toArray(new TopicPartition[0]));
+        } catch (RuntimeException e) {
+            // revoked under a cooperative rebalance: the consumer no longer knows it, and it is no longer paused
+            for (TopicPartition tp : partitions) {
+                try {
+                    context.resume(tp);
+                } catch (RuntimeException gone) {
+                    LOG.debug("{} not resumed: {}", tp, gone.getMessage());
+                }
+            }
+        }
     }
 
     @Override
@@ -154,12 +177,16 @@ public final class CdcSinkTask extends SinkTask {
             SourcePartition p = null;
             for (int i = 0; i < batch.size(); i++) {
                 SinkRecord record = batch.record(i);
+                // where the record is in Kafka, whatever a transform renamed (KIP-793): Connect commits and pauses
+                // by these, and the checkpoint and the order are kept by them
+                String topic = Coordinates.topic(record);
+                int partitionNumber = Coordinates.partition(record);
                 // Connect hands records over partition by partition: one SourcePartition per run of them
-                if (p == null || record.kafkaPartition() != p.partition() || !record.topic().equals(p.topic())) {
-                    p = new SourcePartition(record.topic(), record.kafkaPartition());
+                if (p == null || partitionNumber != p.partition() || !topic.equals(p.topic())) {
+                    p = new SourcePartition(topic, partitionNumber);
                     active.add(p);
                 }
-                long offset = record.kafkaOffset();
+                long offset = Coordinates.offset(record);
                 DecodeStage.Decoded decoded = batch.get(i);
                 List<ChangeEvent> events = decoded.events();
                 long bytes = decoded.bytes();
@@ -192,7 +219,11 @@ public final class CdcSinkTask extends SinkTask {
                 }
                 pipeline.accept(p, offset, events, bytes, ddlCopies(record, events));
             }
-            pipeline.endBatch(active);
+            if (pipeline.endBatch(active) && context != null) {
+                // a statement waits on other tasks, or partitions are held: come back soon even if every partition
+                // is paused (Connect's poll would otherwise block until its next offset commit)
+                context.timeout(RECHECK_MS);
+            }
             done = true;
         } catch (ApplyException e) {
             throw new ConnectException(e.getMessage(), e);
@@ -333,7 +364,8 @@ public final class CdcSinkTask extends SinkTask {
     }
 
     private static String where(SinkRecord record) {
-        return new SourcePartition(record.topic(), record.kafkaPartition()).where(record.kafkaOffset());
+        return new SourcePartition(Coordinates.topic(record), Coordinates.partition(record))
+                .where(Coordinates.offset(record));
     }
 
     private void reportErrant(SinkRecord record, RuntimeException cause, String what) {
@@ -381,6 +413,8 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         if (pipeline == null) return;
+        // what this task held back for them is dropped with them: so is its pause (see open)
+        resume(partitions);
         pipeline.forget(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
         // after forget: it lets the workers finish what they apply for these partitions, rejected rows reported
         for (TopicPartition tp : partitions) retained.remove(new SourcePartition(tp.topic(), tp.partition()));

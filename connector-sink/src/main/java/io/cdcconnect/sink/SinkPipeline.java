@@ -229,6 +229,9 @@ public final class SinkPipeline implements AutoCloseable {
                 buffer.reserve(perRow);
                 assembler.addRow(partition, offset, row, perRow);
             } else if (e instanceof DdlChange statement) {
+                // a statement ends the partition's transaction before it: that one is whole, and may be applied while
+                // the statement waits for other partitions
+                assembler.close(partition);
                 // the rest of this record, and every later record of the partition, may wait for the statement
                 if (ddl.onDdl(statement, partition, offset, ddlCopies, events.subList(i + 1, events.size()),
                         rowsIn(events, i + 1) * perRow)) {
@@ -261,11 +264,17 @@ public final class SinkPipeline implements AutoCloseable {
         for (SourcePartition p : partitions) ddl.assign(p);
     }
 
-    /** Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete. */
-    public void endBatch(Set<SourcePartition> active) {
+    /**
+     * Ends one batch of records: partitions that got nothing are idle, so their open transactions are complete.
+     *
+     * @return whether something waits that only a later call can release (a statement waiting on other tasks, or
+     *         records held for buffer room): the caller should come back soon even when no record arrives
+     */
+    public boolean endBatch(Set<SourcePartition> active) {
         buffer.drainBacklog();
+        boolean recheck = false;
         if (ddl.waiting()) {
-            ddl.checkBarriers();
+            recheck = ddl.checkBarriers();
             buffer.drainBacklog();
         }
         // a partition with records still waiting is not idle: its open transaction may continue in them
@@ -277,6 +286,7 @@ public final class SinkPipeline implements AutoCloseable {
         }
         assembler.closeIdle(busy);
         checkFailure();
+        return recheck || buffer.paused() || !buffer.isEmpty();
     }
 
     /** Highest offset per partition through which every record is committed downstream. */

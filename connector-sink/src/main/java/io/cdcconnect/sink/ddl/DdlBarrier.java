@@ -33,13 +33,16 @@ public final class DdlBarrier {
         final String key;
         final long commitTs;
         final long since;
+        /** Whether the producer counted the statement's copies: then only a copy shows that a partition passed it. */
+        final boolean counted;
         /** Partitions that passed it, with the offset of their copy of the statement (-1: passed another way). */
         final Map<SourcePartition, Long> passed = new LinkedHashMap<>();
 
-        Pending(String key, long commitTs, long since) {
+        Pending(String key, long commitTs, long since, boolean counted) {
             this.key = key;
             this.commitTs = commitTs;
             this.since = since;
+            this.counted = counted;
         }
     }
 
@@ -89,23 +92,34 @@ public final class DdlBarrier {
      *         run it at once: the order between them is unknown)
      */
     public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis) {
-        Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new Pending(key, commitTs, nowMillis));
+        return arrive(p, key, commitTs, offset, nowMillis, false);
+    }
+
+    /**
+     * As {@link #arrive(SourcePartition, String, long, long, long)}; {@code counted}: the producer said to how many
+     * partitions it sent the statement, so that only copies show that a partition passed it.
+     */
+    public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis, boolean counted) {
+        Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new Pending(key, commitTs, nowMillis, counted));
         if (!pending.key.equals(key)) return false;
         pending.passed.merge(p, offset, Math::max);
         return true;
     }
 
     /**
-     * Whether an event committed at {@code ts} shows that {@code p} passed the statement waiting on its topic: a row
-     * or statement committed after it, or a watermark at or after it. Unknown times (0) show nothing.
+     * Whether an event committed at {@code ts} shows that {@code p} passed the statement waiting on its topic: for a
+     * statement whose copies were not counted (TiCDC), a row or statement committed after it, or a watermark at or
+     * after it. Unknown times (0) show nothing; for a statement with counted copies only its copy does.
      */
     public boolean showsPassed(SourcePartition p, long ts, boolean watermark) {
         Pending pending = pendingByTopic.get(p.topic());
-        if (pending == null || pending.commitTs <= 0 || ts <= 0 || pending.passed.containsKey(p)) return false;
+        if (pending == null || pending.counted || pending.commitTs <= 0 || ts <= 0 || pending.passed.containsKey(p)) {
+            return false;
+        }
         return watermark ? ts >= pending.commitTs : ts > pending.commitTs;
     }
 
-    /** Records that {@code p} passed its topic's statement without delivering a copy of it. */
+    /** Records that {@code p} passed its topic's statement without delivering a copy of it (its data showed it). */
     public void passed(SourcePartition p) {
         Pending pending = pendingByTopic.get(p.topic());
         if (pending != null) pending.passed.putIfAbsent(p, -1L);

@@ -70,6 +70,49 @@ public final class DdlCoordinator {
         }
     }
 
+    /**
+     * The id under which this sending of a statement is coordinated: the statement's id ({@link #id}) the first time its
+     * copies come, a new id each time the producer sends it again (a source or changefeed restart re-sends the rows and
+     * statements since its last committed position). Every partition receives each sending once, in its order, so the
+     * round of a copy (how many copies of the statement its partition delivered up to its offset, kept in
+     * {@code ddl_copy}) is the same on every partition; a copy delivered again at the same offset (a task restarted
+     * before Connect committed it) keeps its round, and finds it done.
+     *
+     * @param copies the partitions of this task that delivered their copy, with its offset
+     */
+    public String roundId(String topic, String ddlKey, java.util.Map<SourcePartition, Long> copies) throws SQLException {
+        ensureTables();
+        String key = id(ddlKey);
+        long round = 1;
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ins = c.prepareStatement(sql.insertCopy());
+             PreparedStatement count = c.prepareStatement(sql.countCopies())) {
+            for (java.util.Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
+                if (e.getValue() < 0) continue;
+                ins.setString(1, connector);
+                ins.setString(2, topic);
+                ins.setString(3, key);
+                ins.setInt(4, e.getKey().partition());
+                ins.setLong(5, e.getValue());
+                ins.executeUpdate();
+            }
+            for (java.util.Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
+                if (e.getValue() < 0) continue;
+                count.setString(1, connector);
+                count.setString(2, topic);
+                count.setString(3, key);
+                count.setInt(4, e.getKey().partition());
+                count.setLong(5, e.getValue());
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    round = Math.max(round, rs.getLong(1));
+                }
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+        return round == 1 ? key : id(ddlKey + "\u0000round " + round);
+    }
+
     /** Records that {@code partitions} passed the statement and everything before it is applied from them. */
     public void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException {
         ensureTables();
@@ -185,7 +228,7 @@ public final class DdlCoordinator {
     public static void forgetAll(Connection c, SqlDialect dialect, String database, String connector)
             throws SQLException {
         ControlSql sql = dialect.control(database);
-        for (String t : new String[] {"ddl_barrier", "ddl_run"}) {
+        for (String t : new String[] {"ddl_barrier", "ddl_run", "ddl_copy"}) {
             if (!dialect.tableExists(c, database, t)) continue;
             try (PreparedStatement ps = c.prepareStatement(sql.deleteConnector(t))) {
                 ps.setString(1, connector);

@@ -54,6 +54,9 @@ final class DdlRunner {
         drainBefore(partition, offset);
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
+            // every record before it is committed downstream: durable before the statement runs, so that a failure
+            // between the statement and the checkpoint below never re-applies rows of the old shape after it
+            checkpointApplied();
             if (run && applier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
                     partition + "@" + offset, retry, metrics::retry)) {
                 metrics.ddlApplied();
@@ -70,6 +73,13 @@ final class DdlRunner {
             throw new ApplyException(e.getMessage(), e);
         }
         shapes.invalidateAll();
+    }
+
+    /** Records durably how far every partition is committed downstream now (before a statement runs or is agreed). */
+    void checkpointApplied() {
+        Map<SourcePartition, Long> applied = pipeline.appliedOffsets().get();
+        if (applied.isEmpty()) return;
+        checkpoint.record(applied, 0, Set.of());
     }
 
     /** All earlier rows, of every partition, go first. */

@@ -51,10 +51,6 @@ public final class DdlSequencer {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);
-    /** How long a partition must have delivered nothing, while a DDL waits, to count as having nothing before it. */
-    static final long IDLE_MILLIS = 2_000;
-    /** ... and over how many polls at least. */
-    static final int IDLE_POLLS = 3;
 
     private final CdcSinkConfig config;
     private final SqlDialect dialect;
@@ -66,11 +62,16 @@ public final class DdlSequencer {
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     /** Partitions behind a DDL barrier, with what they delivered since (records fetched before they were paused). */
     private final Map<SourcePartition, ArrayDeque<PendingRecord>> stashed = new HashMap<>();
-    /** When each partition last delivered a record while a DDL waited. */
-    private final Map<SourcePartition, Long> lastDelivery = new HashMap<>();
-    private int pollsWhileWaiting;
-    /** Per topic, the last statement released by the barrier: a copy of it that comes later has run. */
+    /**
+     * Per topic, the last statement released by the barrier, and the partitions that passed it without their copy
+     * (their data showed it): that copy, when it comes, has run. A copy from any other partition is the statement sent
+     * again (a source or changefeed restart), which runs again in its place.
+     */
     private final Map<String, String> lastReleased = new HashMap<>();
+    private final Map<String, Set<SourcePartition>> passedWithoutCopy = new HashMap<>();
+    /** When the last warning about a statement waiting past ddl.barrier.timeout.ms was logged, per topic. */
+    private final Map<String, Long> warnedAt = new HashMap<>();
+    private final SinkMetrics metrics;
     private PartitionControl partitionControl = PartitionControl.NONE;
 
     public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, DataSource dataSource, SqlDialect dialect,
@@ -79,6 +80,7 @@ public final class DdlSequencer {
         this.config = config;
         this.dialect = dialect;
         this.pipeline = pipeline;
+        this.metrics = metrics;
         this.ddlCheckpoint = new DdlCheckpoint(dataSource, dialect, config.ddlCheckpointDatabase(), connector, retry,
                 metrics::retry);
         this.runner = new DdlRunner(config, metrics, schemaMap, retry, shapes, pipeline,
@@ -102,7 +104,6 @@ public final class DdlSequencer {
     /** A record arrived from {@code p}. */
     public void delivered(SourcePartition p) {
         if (!barrier.isAssigned(p)) barrier.assign(p);
-        if (!barrier.pendingTopics().isEmpty()) lastDelivery.put(p, System.currentTimeMillis());
     }
 
     /** Whether a statement waits on any topic. */
@@ -169,17 +170,21 @@ public final class DdlSequencer {
         String topic = partition.topic();
         String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
         if (key.equals(lastReleased.get(topic))) {
-            // a copy from a partition that had passed the statement before its copy came: it ran
-            LOG.debug("Late copy of the DDL at {} skipped: it ran when every partition had passed it",
-                    partition + "@" + offset);
-            return false;
+            Set<SourcePartition> late = passedWithoutCopy.get(topic);
+            if (late != null && late.remove(partition)) {
+                // a copy from a partition whose data had shown it passed the statement before its copy came: it ran
+                LOG.debug("Late copy of the DDL at {} skipped: it ran when every partition had passed it",
+                        partition + "@" + offset);
+                return false;
+            }
+            // otherwise the producer sent the statement again after the rows before it: it runs again, in its place
         }
         if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
             // the producer sent it only here, where every row of its table is: nothing to wait for
             runner.apply(ddl, partition, offset, Map.of(), true);
             return false;
         }
-        if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis())) {
+        if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis(), ddlCopies > 0)) {
             // the rest of this record, and every later record of the partition, waits for the statement
             hold(partition, offset, rest, restBytes, 0);
             heldDdls.putIfAbsent(topic, new HeldDdl(ddl, key, partition, offset, ddlCopies));
@@ -240,8 +245,9 @@ public final class DdlSequencer {
             if (o >= 0) copies.put(p, o);
         });
         boolean run = true;
-        if (held.copies > passed.size() && coordinator.enabled()) {
-            // copies went to partitions of other tasks too: all of them must pass it, and one task runs it
+        if (held.copies > 1 && coordinator.enabled()) {
+            // copies went to several partitions, which may be (or, after a rebalance, may have been) other tasks':
+            // all of them must pass it, and one task runs it, once (ddl_run), whichever task holds them
             DdlCoordinator.State state = held.coordinate(topic, barrier, coordinator, runner, config, dialect);
             if (state == DdlCoordinator.State.WAIT) return;
             run = state == DdlCoordinator.State.RUN;
@@ -249,6 +255,12 @@ public final class DdlSequencer {
         heldDdls.remove(topic);
         barrier.release(topic);
         lastReleased.put(topic, held.key);
+        Set<SourcePartition> withoutCopy = new java.util.HashSet<>();
+        passed.forEach((p, o) -> {
+            if (o < 0) withoutCopy.add(p);
+        });
+        passedWithoutCopy.put(topic, withoutCopy);
+        warnedAt.remove(topic);
         runner.apply(held.ddl, held.partition, held.offset, copies, run);
         if (run && held.arrived) held.ran(topic, coordinator, dialect);
         // what each partition held goes first, ahead of its records still waiting in the backlog
@@ -265,40 +277,36 @@ public final class DdlSequencer {
     }
 
     /**
-     * After a poll: a partition that delivered nothing for {@link #IDLE_MILLIS} while a DDL waited, over at least
-     * {@link #IDLE_POLLS} polls, has nothing from before the DDL (the consumer fetches from every partition it is not
-     * told to pause, in turn, and waits up to its fetch wait for data); a DDL that waited past
-     * {@code ddl.barrier.timeout.ms} runs with a warning.
+     * After a poll: a statement waiting on other tasks is asked about again, and one that has waited past
+     * {@code ddl.barrier.timeout.ms} for partitions that show nothing is reported (a warning each time the timeout
+     * passes again). Nothing here runs a statement: only data lets a partition pass it (docs/ordering.md).
+     *
+     * @return whether a statement still waits (the task asks Connect to call again soon)
      */
-    public void checkBarriers() {
+    public boolean checkBarriers() {
         long now = System.currentTimeMillis();
-        pollsWhileWaiting++;
         for (String topic : barrier.pendingTopics()) {
-            if (pollsWhileWaiting >= IDLE_POLLS && !pipeline.pausedForBuffer().getAsBoolean()) {
-                long since = barrier.waitingSince(topic);
-                for (SourcePartition p : barrier.missing(topic)) {
-                    if (now - Math.max(since, lastDelivery.getOrDefault(p, 0L)) < IDLE_MILLIS) continue;
-                    barrier.passed(p);
-                    holdEmpty(p);
-                }
-            }
-            if (!barrier.complete(topic) && now - barrier.waitingSince(topic) > config.ddlBarrierTimeoutMs()) {
-                Set<SourcePartition> missing = barrier.missing(topic);
-                HeldDdl held = heldDdls.get(topic);
-                LOG.warn("The DDL at {} waited {} ms ({}) for partitions {} to pass it: running it now. Rows from "
-                                + "before it that those partitions still deliver meet the new table", held == null ? topic
-                                : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
-                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, missing);
-                for (SourcePartition p : missing) {
-                    barrier.passed(p);
-                    if (!stashed.containsKey(p)) holdEmpty(p);
-                }
-            }
             releaseIfComplete(topic);
+            if (!barrier.isPending(topic)) continue;
+            long since = Math.max(barrier.waitingSince(topic), warnedAt.getOrDefault(topic, 0L));
+            if (now - since > config.ddlBarrierTimeoutMs()) {
+                warnedAt.put(topic, now);
+                HeldDdl held = heldDdls.get(topic);
+                metrics.ddlWaitTimeout();
+                LOG.warn("The DDL at {} has waited more than {} ms ({}) for partitions {} of this task to pass it{}. It "
+                                + "runs only once every partition has delivered its copy{}: a partition that delivers "
+                                + "nothing holds it (docs/ordering.md)", held == null ? topic
+                                : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
+                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic),
+                        held != null && held.arrived ? ", or the other tasks to pass it" : "",
+                        held != null && held.copies > 0 ? "" : " or a later event or watermark");
+            }
         }
-        if (barrier.pendingTopics().isEmpty()) {
-            lastDelivery.clear();
-            pollsWhileWaiting = 0;
+        for (String topic : barrier.pendingTopics()) {
+            // something to ask again about: another task's partitions
+            HeldDdl held = heldDdls.get(topic);
+            if (held != null && held.arrived) return true;
         }
+        return false;
     }
 }

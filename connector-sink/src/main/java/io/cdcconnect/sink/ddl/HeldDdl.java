@@ -24,8 +24,8 @@ final class HeldDdl {
     final int copies;
     /** {@link DdlBarrier#key}: copies of the statement share it. */
     final String key;
-    /** The key's id in the coordinator's tables. */
-    final String id;
+    /** The id of this sending of the statement in the coordinator's tables ({@link DdlCoordinator#roundId}). */
+    String id;
     /** Whether this task recorded its partitions' arrival with the coordinator. */
     boolean arrived;
     long lastAsked;
@@ -37,13 +37,12 @@ final class HeldDdl {
         this.partition = partition;
         this.offset = offset;
         this.copies = copies;
-        this.id = DdlCoordinator.id(key);
     }
 
     /**
      * Where a statement with copies on other tasks' partitions stands: this task's rows before it are applied and its
      * arrival recorded first; then the coordinator is asked at most every 500 ms. Past {@code ddl.barrier.timeout.ms}
-     * the task runs it itself, with a warning.
+     * the task warns, and keeps waiting: it never runs a statement without its claim (docs/ordering.md).
      */
     DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, DdlCoordinator coordinator, DdlRunner runner,
                                     CdcSinkConfig config, SqlDialect dialect) {
@@ -51,6 +50,8 @@ final class HeldDdl {
         try {
             if (!arrived) {
                 runner.drainBefore(partition, offset);
+                runner.checkpointApplied();
+                id = coordinator.roundId(topic, key, barrier.passed(topic));
                 // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
                 // that passed it otherwise would never be counted, and every task would wait for good)
                 coordinator.arrive(topic, id, barrier.passed(topic).keySet());
@@ -64,9 +65,11 @@ final class HeldDdl {
             lastAsked = now;
             DdlCoordinator.State state = coordinator.state(topic, id, copies, barrier.assignedPartitions(), partition);
             if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
-                LOG.warn("The DDL at {}@{} waited {} ms ({}) for the other tasks' partitions: running it now",
-                        partition, offset, config.ddlBarrierTimeoutMs(), CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS);
-                return DdlCoordinator.State.RUN;
+                coordinatedSince = now;
+                LOG.warn("The DDL at {}@{} has waited more than {} ms ({}) for the other tasks' partitions of {} to pass "
+                                + "it ({} copies); it runs once they have, by the task that claims it. Check that every "
+                                + "task of the connector is running", partition, offset, config.ddlBarrierTimeoutMs(),
+                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, topic, copies);
             }
             return state;
         } catch (SQLException e) {

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The SQL of the sink's own tables in one schema of the target: {@code ddl_checkpoint} (where a DDL left each
- * partition), {@code ddl_barrier} and {@code ddl_run} (a DDL coordinated across tasks). Parameters are listed with
+ * partition), {@code ddl_barrier}, {@code ddl_run} and {@code ddl_copy} (a DDL coordinated across tasks). Parameters are listed with
  * each statement; every implementation keeps them in that order.
  */
 public interface ControlSql {
@@ -27,8 +27,20 @@ public interface ControlSql {
     /** (offset, connector, topic, partition, offset): lowers a stored offset above {@code offset} to it. */
     String capCheckpoint();
 
-    /** Creates the schema, {@code ddl_barrier} and {@code ddl_run} if missing. */
+    /** Creates the schema, {@code ddl_barrier}, {@code ddl_run} and {@code ddl_copy} if missing. */
     List<String> createCoordination();
+
+    /**
+     * (connector, topic, statement key, partition, offset): records where a partition delivered a copy of a statement;
+     * a repeated one is ignored.
+     */
+    String insertCopy();
+
+    /**
+     * (connector, topic, statement key, partition, offset) -> how many copies of the statement the partition delivered
+     * at or before the offset: the round of the copy there (1 the first time, 2 when the producer sent it again, ...).
+     */
+    String countCopies();
 
     /** (connector, topic, ddl id, partition): records an arrival; a repeated one is ignored. */
     String insertArrival();

@@ -71,7 +71,23 @@ public abstract class StandardControlSql implements ControlSql {
                 "CREATE TABLE IF NOT EXISTS " + table("ddl_run") + " (connector VARCHAR(255) NOT NULL,"
                         + " topic VARCHAR(255) NOT NULL, ddl_id CHAR(64) NOT NULL, claimed_by VARCHAR(64) NOT NULL,"
                         + " claimed_partition INT NOT NULL, done SMALLINT NOT NULL, updated_at " + timestampNow() + ","
-                        + " PRIMARY KEY (connector, topic, ddl_id))" + tableOptions());
+                        + " PRIMARY KEY (connector, topic, ddl_id))" + tableOptions(),
+                "CREATE TABLE IF NOT EXISTS " + table("ddl_copy") + " (connector VARCHAR(255) NOT NULL,"
+                        + " topic VARCHAR(255) NOT NULL, ddl_key CHAR(64) NOT NULL, kafka_partition INT NOT NULL,"
+                        + " kafka_offset BIGINT NOT NULL, arrived_at " + timestampNow() + ","
+                        + " PRIMARY KEY (connector, topic, ddl_key, kafka_partition, kafka_offset))" + tableOptions());
+    }
+
+    @Override
+    public String insertCopy() {
+        return insertIgnoring(table("ddl_copy"), "connector, topic, ddl_key, kafka_partition, kafka_offset",
+                "?, ?, ?, ?, ?");
+    }
+
+    @Override
+    public String countCopies() {
+        return "SELECT COUNT(*) FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset <= ?";
     }
 
     @Override

@@ -35,6 +35,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String DDL_APPLIED = "ddl-applied-total";
     public static final String DDL_SKIPPED = "ddl-skipped-total";
     public static final String DDL_UNSUPPORTED = "ddl-unsupported-total";
+    public static final String DDL_WAIT_TIMEOUTS = "ddl-wait-timeouts-total";
     public static final String ERRANT_RECORDS = "records-errant-total";
     public static final String TABLES_CREATED = "tables-created-total";
     public static final String COLUMNS_ADDED = "columns-added-total";
@@ -68,6 +69,8 @@ public final class SinkMetrics implements AutoCloseable {
             Metric.counter(DDL_SKIPPED, "statements", "DDL statements of a kind ddl.apply leaves out"),
             Metric.counter(DDL_UNSUPPORTED, "statements",
                     "DDL statements the target has no translation for, skipped under ddl.unsupported=skip"),
+            Metric.counter(DDL_WAIT_TIMEOUTS, "warnings", "times a DDL statement waited past ddl.barrier.timeout.ms "
+                    + "for its partitions (it keeps waiting; docs/ordering.md)"),
             Metric.counter(TABLES_CREATED, "tables", "target tables created from a row's columns (auto.create)"),
             Metric.counter(COLUMNS_ADDED, "columns", "columns added to a target table from a row's columns "
                     + "(auto.evolve)"));
@@ -89,6 +92,7 @@ public final class SinkMetrics implements AutoCloseable {
     private final LongAdder ddl;
     private final LongAdder ddlSkipped;
     private final LongAdder ddlUnsupported;
+    private final LongAdder ddlWaitTimeouts;
     private final LongAdder errant;
     private final LongAdder tablesCreated;
     private final LongAdder columnsAdded;
@@ -111,6 +115,7 @@ public final class SinkMetrics implements AutoCloseable {
         ddl = set.counter(DDL_APPLIED);
         ddlSkipped = set.counter(DDL_SKIPPED);
         ddlUnsupported = set.counter(DDL_UNSUPPORTED);
+        ddlWaitTimeouts = set.counter(DDL_WAIT_TIMEOUTS);
         errant = set.counter(ERRANT_RECORDS);
         tablesCreated = set.counter(TABLES_CREATED);
         columnsAdded = set.counter(COLUMNS_ADDED);
@@ -182,6 +187,10 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void replaySkipped() {
         replaysSkipped.increment();
+    }
+
+    public void ddlWaitTimeout() {
+        ddlWaitTimeouts.increment();
     }
 
     public void ddlSkipped() {

@@ -50,6 +50,23 @@ class DdlBarrierTest {
         assertEquals(List.of(p0, p1), List.copyOf(barrier.release("t").keySet()));
     }
 
+    /**
+     * cdc-connect's source counts a statement's copies and sends one to every partition: only the copy shows that a
+     * partition passed it. A row stamped later does not (two producers on one topic, or a clock stepped back, would
+     * let the statement overtake that partition's older rows).
+     */
+    @Test
+    void aStatementWithCountedCopiesWaitsForTheCopiesOnly() {
+        barrier.assign(p0);
+        barrier.assign(p1);
+        assertTrue(barrier.arrive(p0, "ddl", T, 5, 0, true));
+        assertFalse(barrier.showsPassed(p1, T + 1, false), "a later row is no evidence when copies are counted");
+        assertFalse(barrier.showsPassed(p1, T + 1, true), "nor is a watermark");
+        assertFalse(barrier.complete("t"));
+        assertTrue(barrier.arrive(p1, "ddl", T, 9, 0, true));
+        assertTrue(barrier.complete("t"));
+    }
+
     @Test
     void aDdlOfUnknownTimeWaitsForCopies() {
         barrier.assign(p0);

@@ -5,6 +5,7 @@ import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.SqlBatch;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+import io.cdcconnect.sink.stmtcache.TableChanges;
 import io.cdcconnect.sink.txn.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +74,12 @@ public final class ApplyWorker implements Runnable {
     private volatile boolean running = true;
     private final WorkerSession session;
 
+    /**
+     * @param tableChanges the DDL statements' changes of tables, whose cached statements this worker's connection
+     *                     evicts before its next transaction
+     */
     public ApplyWorker(int id, ConnectionSource connections, StatementCachePolicy cachePolicy,
-                       TransactionApplier applier, BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
+                       TableChanges tableChanges, TransactionApplier applier, BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
                        Completion completion, RetryPolicy retry, SinkMetrics metrics, String safeModeSetting,
                        int workerCount, int maxGroupRows, RejectedRows rejections) {
         this.id = id;
@@ -89,7 +94,8 @@ public final class ApplyWorker implements Runnable {
         this.workerCount = workerCount;
         this.maxGroupRows = maxGroupRows;
         this.rejections = rejections;
-        this.session = new WorkerSession(connections, cachePolicy, dialect, retry, metrics, () -> running);
+        this.session = new WorkerSession(connections, cachePolicy, tableChanges, dialect, retry, metrics,
+                () -> running);
     }
 
     @Override

@@ -146,7 +146,7 @@ public final class TransactionApplier {
         for (SqlBatch batch : batches) {
             ConnectionStatementCache.Lease lease = null;
             try {
-                lease = cache.acquire(batch.sql());
+                lease = cache.acquire(batch.table(), batch.sql());
                 PreparedStatement ps = lease.statement();
                 Object[] params = batch.params();
                 SqlDialect dialect = builder.dialect();

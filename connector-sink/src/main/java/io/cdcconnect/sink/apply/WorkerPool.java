@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.conflict.ConflictDetector;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+import io.cdcconnect.sink.stmtcache.TableChanges;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 
-/** The task's {@link ApplyWorker} threads, each with its own connection from the pool, sharing one cache policy. */
+/**
+ * The task's {@link ApplyWorker} threads, each with its own connection from the pool, sharing one cache policy and the
+ * pool's {@link TableChanges}: a DDL run through the pool ({@code DdlApplier}) evicts the statements of the tables it
+ * changed from every worker's cache.
+ */
 public final class WorkerPool implements AutoCloseable {
 
     /** How the workers are set up. */
@@ -40,10 +45,12 @@ public final class WorkerPool implements AutoCloseable {
                 dataSource.evictConnection(broken);
             }
         };
+        TableChanges tableChanges = TableChanges.of(dataSource);
         WorkerPool pool = new WorkerPool();
         for (int i = 0; i < settings.workers(); i++) {
-            ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, applier, ready, completion, settings.retry(),
-                    metrics, settings.safeModeName(), settings.workers(), settings.maxGroupRows(), rejections);
+            ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, tableChanges, applier, ready, completion,
+                    settings.retry(), metrics, settings.safeModeName(), settings.workers(), settings.maxGroupRows(),
+                    rejections);
             Thread t = new Thread(w, name + "-worker-" + i);
             t.setDaemon(true);
             pool.workers.add(w);

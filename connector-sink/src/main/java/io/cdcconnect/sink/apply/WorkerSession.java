@@ -4,6 +4,7 @@ import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
+import io.cdcconnect.sink.stmtcache.TableChanges;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,11 +13,13 @@ import java.util.function.BooleanSupplier;
 /**
  * An {@link ApplyWorker}'s connection (held for the worker's life, so that its statement cache stays valid; a lost one
  * is discarded and replaced) and the retry loop that writes through it ({@link #withRetries}): both the worker's
- * group of transactions and a single transaction are applied by it, each with its own {@link Work}.
+ * group of transactions and a single transaction are applied by it, each with its own {@link Work}. Each attempt
+ * begins by evicting the cached statements of the tables a DDL changed since the last ({@link TableChanges}).
  */
 final class WorkerSession {
     private final ApplyWorker.ConnectionSource connections;
     private final StatementCachePolicy cachePolicy;
+    private final TableChanges tableChanges;
     private final SqlDialect dialect;
     private final RetryPolicy retry;
     private final SinkMetrics metrics;
@@ -25,10 +28,12 @@ final class WorkerSession {
     private Connection connection;
     private ConnectionStatementCache cache;
 
-    WorkerSession(ApplyWorker.ConnectionSource connections, StatementCachePolicy cachePolicy, SqlDialect dialect,
-                  RetryPolicy retry, SinkMetrics metrics, BooleanSupplier running) {
+    WorkerSession(ApplyWorker.ConnectionSource connections, StatementCachePolicy cachePolicy,
+                  TableChanges tableChanges, SqlDialect dialect, RetryPolicy retry, SinkMetrics metrics,
+                  BooleanSupplier running) {
         this.connections = connections;
         this.cachePolicy = cachePolicy;
+        this.tableChanges = tableChanges;
         this.dialect = dialect;
         this.retry = retry;
         this.metrics = metrics;
@@ -98,6 +103,8 @@ final class WorkerSession {
             long start = System.nanoTime();
             try {
                 ensureConnection();
+                // a DDL ran since the last attempt: its tables' statements go before any row is written
+                cache.evictChanged();
                 return work.attempt(start);
             } catch (SQLException e) {
                 rollbackQuietly();
@@ -127,7 +134,7 @@ final class WorkerSession {
     private void ensureConnection() throws SQLException {
         if (connection == null) {
             connection = connections.get();
-            cache = new ConnectionStatementCache(connection, cachePolicy);
+            cache = new ConnectionStatementCache(connection, cachePolicy, tableChanges);
         }
     }
 

@@ -4,6 +4,7 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;
+import io.cdcconnect.sink.stmtcache.TableChanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +85,22 @@ public final class DdlApplier {
     public Outcome runWithRetry(DdlChange ddl, String targetSchema, String origin, RetryPolicy retry, Runnable onRetry)
             throws SQLException {
         return retry.run(() -> run(ddl, targetSchema, false, Map.of(), origin, true), onRetry);
+    }
+
+    /**
+     * Tells the workers' statement caches (every connection of the pool) that {@code ddl} changed its tables: each
+     * worker closes and drops their cached statements before it writes its next transaction. Every table counts as
+     * changed when the statement's tables cannot be told (a database-level statement). Called after the statement
+     * ran (or failed, or another task ran it), before any later row is dispatched.
+     */
+    public void evictStatements(DdlChange ddl, String targetSchema, Map<String, String> schemaMap) {
+        TableChanges.of(dataSource).ddlRan(ddl.query(), targetSchema, db -> schemaMap.getOrDefault(db, db),
+                dialect::qualified);
+    }
+
+    /** As {@link #evictStatements(DdlChange, String, Map)} for a statement known to change {@code table} only. */
+    public void evictStatements(String targetSchema, String table) {
+        TableChanges.of(dataSource).tablesChanged(List.of(dialect.qualified(targetSchema, table)));
     }
 
     /** As {@link #applyWithRetry}, once. */

@@ -71,6 +71,9 @@ final class DdlRunner {
             checkpoint.record(through, ddl.commitTs(), carriers);
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
+        } finally {
+            // run here or by another task, or failed part way: the workers' statements of its tables go
+            applier.evictStatements(ddl, targetSchema, schemaMap);
         }
         shapes.invalidateAll();
     }

@@ -102,7 +102,11 @@ public final class TableAutoCreator {
                 if (!c.generated() && target.column(c.name()) == null) missing.add(c);
             }
             // every column is there now: another task added it since the row's shape was looked up
-            if (missing.isEmpty()) return true;
+            if (missing.isEmpty()) {
+                // changed by another task: the workers' statements of the table go
+                applier.evictStatements(targetSchema, table.table());
+                return true;
+            }
             if (!evolve) return false;
             for (ColumnInfo c : missing) {
                 String sql = statement(table, targetSchema, origin, () -> TableDefinition.addColumn(table, c));
@@ -160,6 +164,11 @@ public final class TableAutoCreator {
     private boolean run(TableInfo table, String targetSchema, String sql, DdlChange.Kind kind, long commitTs,
                         String origin) throws SQLException {
         DdlChange ddl = new DdlChange(table.schema(), table.table(), sql, kind, commitTs);
-        return applier.runWithRetry(ddl, targetSchema, origin, retry, metrics::retry) == DdlApplier.Outcome.APPLIED;
+        try {
+            return applier.runWithRetry(ddl, targetSchema, origin, retry, metrics::retry) == DdlApplier.Outcome.APPLIED;
+        } finally {
+            // run, found done by another task, or failed: the workers' statements of the table go
+            applier.evictStatements(targetSchema, table.table());
+        }
     }
 }

@@ -14,6 +14,11 @@ import java.util.Map;
  * server) under the shared {@link StatementCachePolicy}. When a prepare fails (the server is out of statements, or the
  * statement cannot be prepared) or the budget has no room, the statement is sent as text instead, and counted.
  *
+ * <p>Each statement is cached with the table it writes. A DDL statement that changes a table (or tables it cannot
+ * name) is told through {@link TableChanges}; before the next statement is handed out ({@link #acquire}, or
+ * {@link #evictChanged} at the start of a transaction) the statements of the changed tables are closed and dropped,
+ * on the thread that uses this cache, and counted as evictions.
+ *
  * <p>Used by one worker thread at a time; not thread-safe. The connection must have been opened with
  * {@code useServerPrepStmts=true}, {@code cachePrepStmts=false} (the driver's own cache would duplicate this one) and
  * {@code emulateUnsupportedPstmts=false} (so that a failed prepare is reported rather than silently emulated).
@@ -49,25 +54,54 @@ public final class ConnectionStatementCache implements AutoCloseable {
         }
     }
 
-    private final Connection connection;
-    private final StatementCachePolicy policy;
-    private final LinkedHashMap<String, PreparedStatement> lru = new LinkedHashMap<>(64, 0.75f, true);
-
-    public ConnectionStatementCache(Connection connection, StatementCachePolicy policy) {
-        this.connection = connection;
-        this.policy = policy;
+    /** A cached statement and the table it writes ({@link TableChanges#key}; null when not known). */
+    private record Cached(PreparedStatement statement, String table) {
     }
 
+    private final Connection connection;
+    private final StatementCachePolicy policy;
+    private final TableChanges changes;
+    /** Keyed by SQL text (which names its table), least recently used first. */
+    private final LinkedHashMap<String, Cached> lru = new LinkedHashMap<>(64, 0.75f, true);
+    /** The epoch of {@link #changes} last looked at: every cached statement is newer than the changes up to it. */
+    private long seen;
+
+    /** A cache no DDL reaches (its statements go only by LRU). */
+    public ConnectionStatementCache(Connection connection, StatementCachePolicy policy) {
+        this(connection, policy, new TableChanges());
+    }
+
+    /** A cache whose statements of a table go when {@code changes} says a DDL changed that table. */
+    public ConnectionStatementCache(Connection connection, StatementCachePolicy policy, TableChanges changes) {
+        this.connection = connection;
+        this.policy = policy;
+        this.changes = changes;
+        this.seen = changes.epoch();
+    }
+
+    /** As {@link #acquire(String, String)} for a statement of no known table: any DDL evicts it. */
     public Lease acquire(String sql) throws SQLException {
-        PreparedStatement ps = lru.get(sql);
-        if (ps != null) {
+        return acquire(null, sql);
+    }
+
+    /**
+     * A statement for {@code sql}, cached or prepared now, or a text statement.
+     *
+     * @param table the table the statement writes, {@code schema.table} as the dialect quotes it (a DDL that changes
+     *              it evicts the statement); null when not known
+     */
+    public Lease acquire(String table, String sql) throws SQLException {
+        evictChanged();
+        Cached hit = lru.get(sql);
+        if (hit != null) {
             policy.metrics().cacheHit();
-            return new Lease(ps, true);
+            return new Lease(hit.statement(), true);
         }
         policy.metrics().cacheMiss();
         if (!makeRoom()) {
             return textStatement(sql);
         }
+        PreparedStatement ps;
         try {
             ps = connection.prepareStatement(sql);
         } catch (SQLException e) {
@@ -77,8 +111,33 @@ public final class ConnectionStatementCache implements AutoCloseable {
             return textStatement(sql);
         }
         policy.metrics().prepared();
-        lru.put(sql, ps);
+        lru.put(sql, new Cached(ps, TableChanges.key(table)));
         return new Lease(ps, true);
+    }
+
+    /**
+     * Closes and drops the statements of the tables a DDL changed since the last look (all of them after a statement
+     * whose tables are unknown); cheap when nothing changed. Called on the thread that uses the cache.
+     *
+     * @return how many statements went
+     */
+    public int evictChanged() {
+        long now = changes.epoch();
+        if (now == seen) return 0;
+        boolean all = changes.allChangedSince(seen);
+        int evicted = 0;
+        for (Iterator<Map.Entry<String, Cached>> it = lru.entrySet().iterator(); it.hasNext(); ) {
+            Cached c = it.next().getValue();
+            if (all || changes.changedSince(c.table(), seen)) {
+                it.remove();
+                closeQuietly(c.statement());
+                policy.release();
+                policy.metrics().cacheEviction();
+                evicted++;
+            }
+        }
+        seen = now;
+        return evicted;
     }
 
     /** Evicts until this connection is under its limit and a global slot is reserved; false if impossible. */
@@ -94,11 +153,11 @@ public final class ConnectionStatementCache implements AutoCloseable {
     }
 
     private boolean evictEldest() {
-        Iterator<Map.Entry<String, PreparedStatement>> it = lru.entrySet().iterator();
+        Iterator<Map.Entry<String, Cached>> it = lru.entrySet().iterator();
         if (!it.hasNext()) return false;
-        PreparedStatement eldest = it.next().getValue();
+        Cached eldest = it.next().getValue();
         it.remove();
-        closeQuietly(eldest);
+        closeQuietly(eldest.statement());
         policy.release();
         policy.metrics().cacheEviction();
         return true;
@@ -122,8 +181,8 @@ public final class ConnectionStatementCache implements AutoCloseable {
     /** Closes every cached statement (the server frees them) and returns their budget. */
     @Override
     public void close() {
-        for (PreparedStatement ps : lru.values()) {
-            closeQuietly(ps);
+        for (Cached c : lru.values()) {
+            closeQuietly(c.statement());
             policy.release();
         }
         lru.clear();

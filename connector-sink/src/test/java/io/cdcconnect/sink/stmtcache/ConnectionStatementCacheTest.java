@@ -15,9 +15,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +38,11 @@ class ConnectionStatementCacheTest {
         db = SinkTarget.database("stmtcache");
         ds = DataSources.create(new MariaDbDialect(), SinkTarget.url() + db.name(), SinkTarget.user(),
                 SinkTarget.password(), 2, "+00:00", "stmtcache-test", 0);
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))");
+            st.execute("CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(10))");
+            c.commit();
+        }
     }
 
     @AfterAll
@@ -168,6 +176,111 @@ class ConnectionStatementCacheTest {
             lease.release();
             assertEquals(0, openOnServer(c) - before);
             cache.close();
+        }
+    }
+
+    private static final MariaDbDialect DIALECT = new MariaDbDialect();
+
+    private static String table(String name) {
+        return DIALECT.qualified(db.name(), name);
+    }
+
+    private static String insert(String name, int rows) {
+        return "INSERT INTO " + table(name) + " (id, v) VALUES (?, ?)" + ", (?, ?)".repeat(rows - 1);
+    }
+
+    @Test
+    void aDdlEvictsAndClosesTheStatementsOfTheTablesItChangedOnly() throws Exception {
+        SinkMetrics metrics = SinkMetrics.inMemory("c", "0");
+        StatementCachePolicy policy = StatementCachePolicy.of(8, -1, 1, 1, metrics);
+        TableChanges changes = new TableChanges();
+        try (Connection c = ds.getConnection()) {
+            long before = openOnServer(c);
+            ConnectionStatementCache cache = new ConnectionStatementCache(c, policy, changes);
+            PreparedStatement a1 = cache.acquire(table("a"), insert("a", 1)).statement();
+            cache.acquire(table("a"), insert("a", 8)).release();
+            PreparedStatement b1 = cache.acquire(table("b"), insert("b", 1)).statement();
+            // a statement of no known table: any DDL takes it
+            cache.acquire("SELECT ? + 1").release();
+            assertEquals(4, openOnServer(c) - before);
+
+            // told by the DDL side, compared without case; nothing is closed until the owner looks
+            changes.tablesChanged(List.of(DIALECT.qualified(db.name().toUpperCase(), "A")));
+            assertEquals(4, cache.size());
+            assertEquals(3, cache.evictChanged());
+            assertEquals(0, cache.evictChanged(), "once");
+            assertTrue(a1.isClosed());
+            assertFalse(b1.isClosed());
+            assertEquals(1, cache.size());
+            assertEquals(1, openOnServer(c) - before, "the evicted statements are closed on the server");
+            assertEquals(1, policy.openStatements(), "their budget is returned");
+            assertEquals(3.0, count(metrics, SinkMetrics.CACHE_EVICTIONS));
+
+            // b's statement is still the cached one, a's is prepared anew
+            assertSame(b1, cache.acquire(table("b"), insert("b", 1)).statement());
+            ConnectionStatementCache.Lease again = cache.acquire(table("a"), insert("a", 1));
+            assertNotSame(a1, again.statement());
+            again.statement().setInt(1, 1);
+            again.statement().setString(2, "x");
+            assertEquals(1, again.statement().executeUpdate());
+            again.release();
+            c.rollback();
+            assertEquals(1.0, count(metrics, SinkMetrics.CACHE_HITS));
+            assertEquals(5.0, count(metrics, SinkMetrics.CACHE_MISSES));
+            cache.close();
+            assertEquals(0, openOnServer(c) - before);
+            assertEquals(0, policy.openStatements());
+        }
+    }
+
+    @Test
+    void aDdlWhoseTablesAreUnknownEvictsEveryStatementBeforeTheNextOneIsHandedOut() throws Exception {
+        SinkMetrics metrics = SinkMetrics.inMemory("c", "0");
+        StatementCachePolicy policy = StatementCachePolicy.of(8, -1, 1, 1, metrics);
+        TableChanges changes = new TableChanges();
+        try (Connection c = ds.getConnection()) {
+            long before = openOnServer(c);
+            ConnectionStatementCache cache = new ConnectionStatementCache(c, policy, changes);
+            PreparedStatement a1 = cache.acquire(table("a"), insert("a", 1)).statement();
+            PreparedStatement b1 = cache.acquire(table("b"), insert("b", 1)).statement();
+            // database-level: its tables cannot be named
+            assertNull(changes.ddlRan("ALTER DATABASE `" + db.name() + "` CHARACTER SET utf8mb4",
+                    db.name(), s -> s, DIALECT::qualified));
+            // no explicit evictChanged: the next acquire looks first
+            PreparedStatement b2 = cache.acquire(table("b"), insert("b", 1)).statement();
+            assertNotSame(b1, b2);
+            assertTrue(a1.isClosed() && b1.isClosed());
+            assertEquals(1, cache.size());
+            assertEquals(1, openOnServer(c) - before);
+            assertEquals(2.0, count(metrics, SinkMetrics.CACHE_EVICTIONS));
+            cache.close();
+        }
+    }
+
+    @Test
+    void aDdlRunOnAnotherThreadIsSeenByTheCachesOwner() throws Exception {
+        SinkMetrics metrics = SinkMetrics.inMemory("c", "0");
+        StatementCachePolicy policy = StatementCachePolicy.of(8, -1, 2, 1, metrics);
+        TableChanges changes = new TableChanges();
+        try (Connection c1 = ds.getConnection(); Connection c2 = ds.getConnection()) {
+            ConnectionStatementCache w1 = new ConnectionStatementCache(c1, policy, changes);
+            ConnectionStatementCache w2 = new ConnectionStatementCache(c2, policy, changes);
+            PreparedStatement a1 = w1.acquire(table("a"), insert("a", 1)).statement();
+            PreparedStatement a2 = w2.acquire(table("a"), insert("a", 1)).statement();
+            PreparedStatement b2 = w2.acquire(table("b"), insert("b", 1)).statement();
+            // the task thread runs DROP TABLE a: both connections' statements of a go, not b's
+            Thread ddl = new Thread(() -> changes.ddlRan("DROP TABLE IF EXISTS `a` /* generated by server */",
+                    db.name(), s -> s, DIALECT::qualified));
+            ddl.start();
+            ddl.join();
+            assertEquals(1, w1.evictChanged());
+            assertEquals(1, w2.evictChanged());
+            assertTrue(a1.isClosed() && a2.isClosed());
+            assertSame(b2, w2.acquire(table("b"), insert("b", 1)).statement());
+            assertEquals(1, policy.openStatements());
+            w1.close();
+            w2.close();
+            assertEquals(0, policy.openStatements());
         }
     }
 }

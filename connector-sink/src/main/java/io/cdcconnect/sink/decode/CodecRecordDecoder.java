@@ -18,15 +18,25 @@ public final class CodecRecordDecoder implements RecordDecoder {
 
     private final EventDecoder decoder;
     private final boolean nullValueIsTombstone;
+    private final SkippedRecords skipped;
 
+    /** Skipped tombstones are logged only (tests, tools). */
     public CodecRecordDecoder(EventDecoder decoder, boolean nullValueIsTombstone) {
+        this(decoder, nullValueIsTombstone, SkippedRecords.logged());
+    }
+
+    public CodecRecordDecoder(EventDecoder decoder, boolean nullValueIsTombstone, SkippedRecords skipped) {
         this.decoder = decoder;
         this.nullValueIsTombstone = nullValueIsTombstone;
+        this.skipped = skipped;
     }
 
     @Override
     public List<ChangeEvent> decode(SinkRecord record) {
-        if (record.value() == null && nullValueIsTombstone) return List.of();
+        if (record.value() == null && nullValueIsTombstone) {
+            skipped.skip(record, "a tombstone (null value): " + format() + " carries deletes in its messages");
+            return List.of();
+        }
         return decoder.decode(bytes(record.key(), "key"), bytes(record.value(), "value"));
     }
 

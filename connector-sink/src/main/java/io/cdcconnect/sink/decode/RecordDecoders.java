@@ -22,11 +22,16 @@ public final class RecordDecoders {
         return java.time.ZoneId.of(sessionZone);
     }
 
+    /**
+     * The decoder of {@code config}'s input format. Records it skips on purpose count in the metrics of the sink task
+     * the settings start ({@link SkippedRecords#ofTask}): call it on the task's thread, as the task's start() does.
+     */
     public static RecordDecoder forConfig(CdcSinkConfig config) {
         WireFormat format = config.inputWireFormat();
         if (format == WireFormat.DEBEZIUM) {
             // Declared in the registry as decoded by the sink: Debezium envelopes arrive as Connect Structs.
-            return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()));
+            return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()),
+                    SkippedRecords.ofTask(config.originals()));
         }
         if (!format.codecDecoded()) {
             throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format.configName(),
@@ -37,7 +42,8 @@ public final class RecordDecoders {
             throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
                     "input.format=" + format + " needs the schema registry's URL");
         }
-        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone());
+        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone(),
+                SkippedRecords.ofTask(config.originals()));
     }
 
     /** Whether the decoder of a format that needs a schema registry is told where it is. */

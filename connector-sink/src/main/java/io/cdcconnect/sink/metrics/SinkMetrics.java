@@ -5,6 +5,9 @@ import io.cdcconnect.codec.metrics.MetricSet;
 import io.cdcconnect.codec.metrics.MetricsJmx;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
@@ -39,6 +42,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String ERRANT_RECORDS = "records-errant-total";
     public static final String TABLES_CREATED = "tables-created-total";
     public static final String COLUMNS_ADDED = "columns-added-total";
+    public static final String RECORDS_SKIPPED = "records-skipped-total";
 
     /** Every metric of a sink task, in the order docs/monitoring.md lists them. */
     public static final List<Metric> METRICS = List.of(
@@ -61,6 +65,9 @@ public final class SinkMetrics implements AutoCloseable {
                     "transactions dispatched and not yet committed (waiting for a dependency or a worker, or applying)"),
             Metric.counter(RETRIES, "attempts", "retries after a transient error (a transaction, or decoding that waits for an outage to end)"),
             Metric.counter(ERRANT_RECORDS, "records", "records sent to the errant-record reporter (dead-letter queue)"),
+            Metric.counter(RECORDS_SKIPPED, "records", "records with nothing to apply, skipped on purpose and logged "
+                    + "(tombstones without a key, Debezium heartbeats and transaction markers, the DROP statements of "
+                    + "Debezium's snapshot)"),
             Metric.counter(REPLAYS_SKIPPED, "records",
                     "records re-delivered from before a DDL statement the sink already ran, skipped"),
             Metric.counter(REPLAYS_REPLANNED, "transactions",
@@ -96,7 +103,15 @@ public final class SinkMetrics implements AutoCloseable {
     private final LongAdder errant;
     private final LongAdder tablesCreated;
     private final LongAdder columnsAdded;
+    private final LongAdder recordsSkipped;
+    /** Why records were skipped so far: each reason is logged once per task (see {@link #recordSkipped}). */
+    private final Set<String> skipReasons = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
+    /** The registry key of a task's metrics made by {@link #jmx}, or null (in memory only). */
+    private final String liveKey;
+
+    /** The metrics of running tasks by connector and task (see {@link #live}). */
+    private static final Map<String, SinkMetrics> LIVE = new ConcurrentHashMap<>();
 
     private SinkMetrics(String connector, String task, boolean jmx) {
         set = new MetricSet("cdc-connect sink task " + task + " of " + connector, METRICS);
@@ -119,12 +134,27 @@ public final class SinkMetrics implements AutoCloseable {
         errant = set.counter(ERRANT_RECORDS);
         tablesCreated = set.counter(TABLES_CREATED);
         columnsAdded = set.counter(COLUMNS_ADDED);
+        recordsSkipped = set.counter(RECORDS_SKIPPED);
         set.gauge(LAG, () -> {
             long last = lastAppliedMillis.get();
             return last == 0 ? 0 : Math.max(0, System.currentTimeMillis() - last);
         });
         registration = jmx ? MetricsJmx.register(MetricsJmx.taskName(MetricsJmx.SINK_TASK, connector, task), set)
                 : null;
+        liveKey = jmx ? liveKey(connector, task) : null;
+        if (liveKey != null) LIVE.put(liveKey, this); // a restarted task takes the name over, as with its MBean
+    }
+
+    private static String liveKey(String connector, String task) {
+        return connector + '\u0000' + task;
+    }
+
+    /**
+     * The metrics of sink task {@code task} of {@code connector} while it runs, or null: for the parts of a task made
+     * before its metrics or without a reference to them (the record decoders count skipped records here).
+     */
+    public static SinkMetrics live(String connector, String task) {
+        return LIVE.get(liveKey(connector, task));
     }
 
     /** The task's metrics, visible over JMX until {@link #close()}. */
@@ -217,6 +247,17 @@ public final class SinkMetrics implements AutoCloseable {
         errant.increment();
     }
 
+    /**
+     * Counts a record skipped on purpose because it carries nothing to apply.
+     *
+     * @param reason why, from a small fixed set (not the record's content)
+     * @return true for the first record skipped for {@code reason} since the task started: the caller logs that one
+     */
+    public boolean recordSkipped(String reason) {
+        recordsSkipped.increment();
+        return skipReasons.add(reason);
+    }
+
     /** Makes gauge {@code name} (one of {@link #METRICS}) read a value owned elsewhere (e.g. the buffer's bytes). */
     public void gauge(String name, DoubleSupplier value) {
         set.gauge(name, value);
@@ -225,5 +266,6 @@ public final class SinkMetrics implements AutoCloseable {
     @Override
     public void close() {
         if (registration != null) registration.close();
+        if (liveKey != null) LIVE.remove(liveKey, this);
     }
 }

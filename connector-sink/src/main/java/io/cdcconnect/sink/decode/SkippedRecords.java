@@ -1,0 +1,73 @@
+package io.cdcconnect.sink.decode;
+
+import io.cdcconnect.codec.metrics.MetricsJmx;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.SourcePartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Records a decoder skips on purpose because they carry nothing to apply (a Debezium heartbeat, a tombstone without a
+ * key, ...). Skipping is never silent: each one counts in the task's {@code records-skipped-total}, and the first of
+ * each reason is logged at WARN with where it came from (later ones at DEBUG). Anything a decoder cannot turn into a
+ * change is not skipped: it throws, and the task sends the record to the dead-letter queue or fails naming it.
+ */
+public final class SkippedRecords {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SkippedRecords.class);
+
+    private final Supplier<SinkMetrics> metrics;
+    /** Reasons logged so far, when there are no metrics to keep them (see {@link SinkMetrics#recordSkipped}). */
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+    /** @param metrics the task's metrics, asked at each skip (null while there are none) */
+    public SkippedRecords(Supplier<SinkMetrics> metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Logged only: no metrics (tools, tests). */
+    public static SkippedRecords logged() {
+        return new SkippedRecords(() -> null);
+    }
+
+    /**
+     * Counted in the metrics of the sink task these settings start. A task makes its decoders in {@code start()}, on
+     * its own thread and before its metrics: they are found by connector and task number when a record is skipped,
+     * the number read as {@link MetricsJmx#taskId} reads it (from {@code task.id} or the task's thread name).
+     */
+    public static SkippedRecords ofTask(Map<String, ?> props) {
+        Object name = props.get("name");
+        String connector = name == null ? "cdc-sink" : name.toString();
+        Object id = props.get("task.id");
+        // without task.id, outside a task thread, taskId falls back to an identity no one else has: logged only
+        String task = MetricsJmx.taskId(id == null ? Map.of() : Map.of("task.id", id.toString()), connector,
+                new Object());
+        return new SkippedRecords(() -> SinkMetrics.live(connector, task));
+    }
+
+    /**
+     * Counts {@code record} as skipped and logs it the first time for {@code reason}.
+     *
+     * @param reason why, from a small fixed set of texts (not the record's content)
+     */
+    void skip(SinkRecord record, String reason) {
+        SinkMetrics m = metrics.get();
+        boolean first = m != null ? m.recordSkipped(reason) : logged.add(reason);
+        if (first) {
+            LOG.warn("Skipped the record at {}: {}. Counted in {}; further records skipped for this reason are logged "
+                    + "at DEBUG", where(record), reason, SinkMetrics.RECORDS_SKIPPED);
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("Skipped the record at {}: {}", where(record), reason);
+        }
+    }
+
+    private static String where(SinkRecord record) {
+        return new SourcePartition(record.topic(), record.kafkaPartition()).where(record.kafkaOffset());
+    }
+}

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * shares a key with is committed, then an {@link ApplyWorker} commits it and its bytes leave the buffer. The first
  * failure is kept for the task thread ({@link #checkFailure}).
  */
-final class ApplyStage implements AutoCloseable {
+final class ApplyStage implements ApplyBackend {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApplyStage.class);
 
@@ -31,7 +31,8 @@ final class ApplyStage implements AutoCloseable {
     private volatile RuntimeException failure;
     private WorkerPool workers;
 
-    ConflictDetector<WorkItem> detector() {
+    @Override
+    public ConflictDetector<WorkItem> detector() {
         return detector;
     }
 
@@ -77,7 +78,8 @@ final class ApplyStage implements AutoCloseable {
     }
 
     /** Waits until every dispatched transaction is applied; false when the timeout passed first. */
-    boolean awaitIdle(long timeoutMillis) {
+    @Override
+    public boolean awaitIdle(long timeoutMillis) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         try {
             while (System.currentTimeMillis() < deadline) {
@@ -95,7 +97,8 @@ final class ApplyStage implements AutoCloseable {
     }
 
     /** The first apply failure, thrown on the task thread. */
-    void checkFailure() {
+    @Override
+    public void checkFailure() {
         RuntimeException f = failure;
         if (f != null) throw f;
     }

@@ -74,6 +74,24 @@ public final class CdcSinkTask extends SinkTask {
     /** Records that carry rows, per partition and offset, until applied: a rejected row's record is reported whole. */
     private final Map<SourcePartition, ConcurrentSkipListMap<Long, SinkRecord>> retained = new ConcurrentHashMap<>();
 
+    /** Where a task's pipeline comes from: the target over JDBC, or a model of it (the simulation of the core). */
+    interface PipelineFactory {
+        SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector);
+    }
+
+    private final PipelineFactory pipelines;
+    private final boolean jmx;
+
+    public CdcSinkTask() {
+        this(SinkPipeline::start, true);
+    }
+
+    /** A task on another pipeline, with metrics in memory only when {@code jmx} is false. */
+    CdcSinkTask(PipelineFactory pipelines, boolean jmx) {
+        this.pipelines = pipelines;
+        this.jmx = jmx;
+    }
+
     @Override
     public String version() {
         return Version.get();
@@ -91,7 +109,7 @@ public final class CdcSinkTask extends SinkTask {
                 "cdc-sink-" + connector + "-" + taskId);
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
         decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
-        metrics = SinkMetrics.jmx(connector, taskId);
+        metrics = jmx ? SinkMetrics.jmx(connector, taskId) : SinkMetrics.inMemory(connector, taskId);
         try {
             reporter = context != null ? context.errantRecordReporter() : null;
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -100,7 +118,7 @@ public final class CdcSinkTask extends SinkTask {
         // Connect passes the connector's own settings, errors.* included, to each task
         rowsTolerated = reporter != null && "all".equalsIgnoreCase(props.get(ERRORS_TOLERANCE));
         try {
-            pipeline = SinkPipeline.start(config, metrics, "cdc-sink-" + connector + "-" + taskId, connector);
+            pipeline = pipelines.start(config, metrics, "cdc-sink-" + connector + "-" + taskId, connector);
         } catch (RuntimeException e) {
             metrics.close();
             decodeStage.close();

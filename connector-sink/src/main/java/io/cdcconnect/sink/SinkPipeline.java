@@ -20,6 +20,10 @@ import io.cdcconnect.sink.ddl.DdlCoordinator;
 import io.cdcconnect.sink.ddl.DdlPolicy;
 import io.cdcconnect.sink.ddl.TableAutoCreator;
 import io.cdcconnect.sink.ddl.DdlSequencer;
+import io.cdcconnect.sink.ddl.ControlStore;
+import io.cdcconnect.sink.ddl.DdlExecutor;
+import io.cdcconnect.sink.ddl.JdbcControlStore;
+import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
@@ -60,46 +64,62 @@ public final class SinkPipeline implements AutoCloseable {
     private final SafeModeDecision safeMode;
     private final TransactionAssembler assembler;
     private final OffsetTracker tracker = new OffsetTracker();
-    private final ApplyStage apply = new ApplyStage();
+    private final ApplyBackend apply;
     private final DdlSequencer ddl;
     private final TransactionDispatcher dispatcher;
     private final BackPressure buffer;
-    private final ShapeResolver shapes;
+    private final TableShapes shapes;
+    /** Null when the pipeline runs on a model of the target (the simulation of the core). */
     private final StatementCachePolicy cachePolicy;
-    private final DmlBuilder builder;
-    private final RetryPolicy retry;
     private String currentOrigin = "";
     private volatile RejectedRows rejectedRows = RejectedRows.NONE;
 
-    private SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource dataSource, SqlDialect dialect,
-                         ServerLimits limits, String connector) {
+    /**
+     * What the core runs on: the target's tables, its statements, the sink's own state, and the workers that apply
+     * transactions. The JDBC parts come from {@link #start}; the simulation of the core passes models of them.
+     *
+     * @param tables      auto.create/auto.evolve, built on the pipeline's shapes (null: off)
+     * @param dataSource  closed with the pipeline (null: none)
+     * @param cachePolicy the statement cache's budget (null: none)
+     */
+    record Parts(TableShapes shapes, ControlStore control, DdlExecutor ddlExecutor, TableAutoCreator tables,
+                 ApplyBackend apply, HikariDataSource dataSource, StatementCachePolicy cachePolicy) {
+    }
+
+    SinkPipeline(CdcSinkConfig config, SinkMetrics metrics, Parts parts) {
         this.config = config;
         this.metrics = metrics;
-        this.dataSource = dataSource;
-        Map<String, String> schemaMap = config.schemaMap();
+        this.dataSource = parts.dataSource();
         this.safeMode = new SafeModeDecision(config);
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
-        this.retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), dialect::retryable);
-        this.shapes = new ShapeResolver(dataSource, dialect, schemaMap, retry, metrics::retry);
-        this.ddl = new DdlSequencer(config, metrics, dataSource, dialect, schemaMap, connector, retry, shapes,
+        this.shapes = parts.shapes();
+        this.apply = parts.apply();
+        this.cachePolicy = parts.cachePolicy();
+        this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes,
                 new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::pausedForBuffer,
                         this::replayFirst));
         this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, ddl,
                 this::checkFailure, this::route, () -> currentOrigin);
-        TableAutoCreator tables = new TableAutoCreator(config.autoCreate(), config.autoEvolve(),
-                new DdlApplier(dataSource, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported),
-                DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(), dialect.systemSchemas()), shapes,
-                metrics, retry);
+        TableAutoCreator tables = parts.tables() != null ? parts.tables()
+                : new TableAutoCreator(false, false, null, null, null, metrics, null);
         this.dispatcher = new TransactionDispatcher(shapes, ddl, metrics, tracker, apply.detector(), safeMode, buffer,
                 () -> rejectedRows, tables);
-        this.builder = new DmlBuilder(dialect, limits.maxAllowedPacket());
-        int connections = config.workerCount() + 1;
-        this.cachePolicy = StatementCachePolicy.of(config.statementCacheSize(), limits.maxPreparedStmtCount(), connections,
-                config.taskCount(), metrics);
-        LOG.info("Sink pipeline connected to {} (dialect {}, largest statement {} bytes, prepared statements allowed {}):"
-                        + " {} workers, statement cache {} per connection, safe.mode={}", limits.version(), dialect.name(),
-                limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
-                config.workerCount(), cachePolicy.perConnectionLimit(), safeMode.mode().configName());
+        metrics.gauge(SinkMetrics.BUFFER_BYTES, buffer::bytes);
+    }
+
+    /** Bytes of a committed transaction leave the buffer (any thread). */
+    void release(long bytes) {
+        buffer.release(bytes);
+    }
+
+    /** Wakes the task thread waiting for buffer room (any thread). */
+    void wake() {
+        buffer.wake();
+    }
+
+    /** Where rows the target rejects go, as set now. */
+    RejectedRows rejectedRows() {
+        return rejectedRows;
     }
 
     /**
@@ -118,8 +138,7 @@ public final class SinkPipeline implements AutoCloseable {
                 ds.close();
                 ds = pool(config, refined, poolName);
             }
-            SinkPipeline p = new SinkPipeline(config, metrics, ds, refined, limits, connector);
-            p.startWorkers(poolName);
+            SinkPipeline p = jdbc(config, metrics, ds, refined, limits, connector, poolName);
             p.openWindow();
             return p;
         } catch (SQLException | RuntimeException e) {
@@ -143,12 +162,34 @@ public final class SinkPipeline implements AutoCloseable {
         }
     }
 
-    private void startWorkers(String name) {
+    private static SinkPipeline jdbc(CdcSinkConfig config, SinkMetrics metrics, HikariDataSource ds, SqlDialect dialect,
+                                     ServerLimits limits, String connector, String name) {
+        Map<String, String> schemaMap = config.schemaMap();
+        RetryPolicy retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(),
+                dialect::retryable);
+        ShapeResolver shapes = new ShapeResolver(ds, dialect, schemaMap, retry, metrics::retry);
+        DdlApplier applier = new DdlApplier(ds, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported);
+        DdlExecutor executor = DdlExecutor.of(applier, schemaMap, retry, metrics::retry);
+        TableAutoCreator tables = new TableAutoCreator(config.autoCreate(), config.autoEvolve(), applier,
+                DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(), dialect.systemSchemas()), shapes,
+                metrics, retry);
+        ControlStore control = new JdbcControlStore(ds, dialect, config.ddlCheckpointDatabase(), connector, retry,
+                metrics::retry);
+        StatementCachePolicy cachePolicy = StatementCachePolicy.of(config.statementCacheSize(),
+                limits.maxPreparedStmtCount(), config.workerCount() + 1, config.taskCount(), metrics);
+        ApplyStage stage = new ApplyStage();
+        SinkPipeline p = new SinkPipeline(config, metrics, new Parts(shapes, control, executor, tables, stage, ds,
+                cachePolicy));
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
-        metrics.gauge(SinkMetrics.BUFFER_BYTES, buffer::bytes);
-        apply.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
-                        safeMode.mode().configName()), dataSource, cachePolicy, new TransactionApplier(builder, metrics),
-                metrics, buffer::release, buffer::wake, () -> rejectedRows);
+        stage.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
+                        p.safeMode.mode().configName()), ds, cachePolicy,
+                new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,
+                p::release, p::wake, p::rejectedRows);
+        LOG.info("Sink pipeline connected to {} (dialect {}, largest statement {} bytes, prepared statements allowed {}):"
+                        + " {} workers, statement cache {} per connection, safe.mode={}", limits.version(), dialect.name(),
+                limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
+                config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
+        return p;
     }
 
     /** The target database of a source database ({@code schema.map}). */
@@ -207,7 +248,7 @@ public final class SinkPipeline implements AutoCloseable {
 
     private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
         currentOrigin = partition + "@" + offset;
-        if (offset <= ddl.appliedThrough(partition)) {
+        if (ddl.replays().applied(partition, offset)) {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
             // empty rest of the DDL's own record, held behind it, only completes the record's offset)
             if (!events.isEmpty()) metrics.replaySkipped();
@@ -332,7 +373,9 @@ public final class SinkPipeline implements AutoCloseable {
     @Override
     public void close() {
         apply.close();
-        dataSource.close();
-        LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());
+        if (dataSource != null) dataSource.close();
+        if (cachePolicy != null) {
+            LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());
+        }
     }
 }

@@ -29,7 +29,7 @@ final class TransactionDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionDispatcher.class);
 
-    private final ShapeResolver shapes;
+    private final io.cdcconnect.sink.apply.TableShapes shapes;
     private final DdlSequencer ddl;
     private final SinkMetrics metrics;
     private final OffsetTracker tracker;
@@ -38,10 +38,12 @@ final class TransactionDispatcher {
     private final BackPressure buffer;
     private final Supplier<RejectedRows> rejectedRows;
     private final TableAutoCreator tables;
+    private final java.util.Map<io.cdcconnect.codec.model.TableInfo, String> targetNames =
+            new java.util.IdentityHashMap<>();
     /** Tables whose replayed rows of an older shape were reported once. */
     private final Set<String> replayWarned = new java.util.HashSet<>();
 
-    TransactionDispatcher(ShapeResolver shapes, DdlSequencer ddl, SinkMetrics metrics, OffsetTracker tracker,
+    TransactionDispatcher(io.cdcconnect.sink.apply.TableShapes shapes, DdlSequencer ddl, SinkMetrics metrics, OffsetTracker tracker,
                           ConflictDetector<WorkItem> detector, SafeModeDecision safeMode, BackPressure buffer,
                           Supplier<RejectedRows> rejectedRows, TableAutoCreator tables) {
         this.shapes = shapes;
@@ -53,6 +55,17 @@ final class TransactionDispatcher {
         this.buffer = buffer;
         this.rejectedRows = rejectedRows;
         this.tables = tables;
+    }
+
+    /** The target's schema.table of a table version (rows share their version's TableInfo). */
+    private String targetName(io.cdcconnect.codec.model.TableInfo table) {
+        String name = targetNames.get(table);
+        if (name == null) {
+            if (targetNames.size() >= 4096) targetNames.clear();
+            name = shapes.targetSchema(table.schema()) + "." + table.table();
+            targetNames.put(table, name);
+        }
+        return name;
     }
 
     /** Hands a complete transaction to the workers, or completes it when nothing of it is left to apply. */
@@ -68,18 +81,24 @@ final class TransactionDispatcher {
         for (int i = 0; i < rows.size(); i++) {
             long offset = txn.offsetOf(i);
             RowShape s;
+            long rowTs = rows.get(i).commitTs();
+            if (rowTs > 0 && ddl.replays().rowReplayed(targetName(rows.get(i).table()), rowTs, true)) {
+                // a changefeed restart's re-send from before the last statement on its table (TiCDC's order)
+                metrics.replaySkipped();
+                txn.dropRow(i--);
+                continue;
+            }
             try {
                 s = shapes.shapeOf(rows.get(i).table(), txn.partition(), offset);
             } catch (ShapeResolver.RowRejectedException e) {
-                long ts = rows.get(i).commitTs();
-                if (ts > 0 && ts < ddl.lastDdlTs(txn.partition())) {
-                    // committed before a DDL statement that already ran from this partition, which removed its
-                    // table or column: the producer sent it again (a source restart replays the binlog since its
-                    // last committed position); it was applied before the statement ran
+                long ts = rowTs;
+                if (ddl.replays().rowReplayed(targetName(rows.get(i).table()), ts, false)) {
+                    // committed before the last DDL statement that ran on its table, which removed its table or
+                    // column: the producer sent it again (a source restart replays the binlog since its last
+                    // committed position); it was applied before the statement ran
                     if (replayWarned.add(rows.get(i).table().toString())) {
-                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran from {} are replays: "
-                                + "skipped ({})", rows.get(i).table(), "offset " + offset, txn.partition(),
-                                e.getMessage());
+                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran on it are replays: "
+                                + "skipped ({})", rows.get(i).table(), txn.partition().where(offset), e.getMessage());
                     }
                     metrics.replaySkipped();
                     txn.dropRow(i--);

@@ -15,7 +15,7 @@ import java.util.Map;
  * Finds the {@link RowShape} of an incoming table version on its target table (renamed by {@code schema.map}),
  * reading the target's definition once and keeping it until a DDL statement runs. Used by the task thread only.
  */
-public final class ShapeResolver {
+public final class ShapeResolver implements TableShapes {
 
     private final TargetTableCache tables;
     private final SqlDialect dialect;
@@ -37,6 +37,7 @@ public final class ShapeResolver {
     }
 
     /** The target database of a source database. */
+    @Override
     public String targetSchema(String sourceSchema) {
         return schemaMap.getOrDefault(sourceSchema, sourceSchema);
     }
@@ -58,6 +59,7 @@ public final class ShapeResolver {
      * @throws RowRejectedException naming the table, column and origin when the target lacks the table or a column
      * @throws ApplyException       when the target's definition cannot be read (after the retries)
      */
+    @Override
     public RowShape shapeOf(TableInfo table, SourcePartition partition, long offset) {
         RowShape known = byVersion.get(table);
         if (known != null) return known;
@@ -106,6 +108,7 @@ public final class ShapeResolver {
     }
 
     /** Forgets every table definition: a DDL statement may have changed any of them. */
+    @Override
     public void invalidateAll() {
         tables.invalidateAll();
         shapes.clear();

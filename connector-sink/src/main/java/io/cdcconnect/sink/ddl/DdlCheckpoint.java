@@ -54,6 +54,15 @@ public final class DdlCheckpoint {
         this.onRetry = onRetry;
     }
 
+    /**
+     * The row of {@code ddl_checkpoint} that keeps the commit ts of the last statement run on a target table: topic
+     * {@code table:<schema>.<table>} (no Kafka topic name holds a ':'), partition -1; offset -2 while every statement
+     * run on it came without a count of its copies (TiCDC), -1 once one came with one.
+     */
+    static SourcePartition tableRow(String table) {
+        return new SourcePartition("table:" + table, -1);
+    }
+
     public boolean enabled() {
         return !database.isEmpty();
     }

@@ -3,8 +3,7 @@ package io.cdcconnect.sink.ddl;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.apply.ApplyException;
-import io.cdcconnect.sink.apply.RetryPolicy;
-import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.txn.SourcePartition;
 
@@ -20,45 +19,40 @@ import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
 final class DdlRunner {
     private final CdcSinkConfig config;
     private final SinkMetrics metrics;
-    private final Map<String, String> schemaMap;
-    private final RetryPolicy retry;
-    private final ShapeResolver shapes;
+    private final TableShapes shapes;
     private final DdlSequencer.Pipeline pipeline;
-    private final DdlApplier applier;
-    private final DdlCheckpoint checkpoint;
+    private final DdlExecutor executor;
+    private final ControlStore checkpoint;
+    private final ReplayRules replays;
 
-    DdlRunner(CdcSinkConfig config, SinkMetrics metrics, Map<String, String> schemaMap, RetryPolicy retry,
-              ShapeResolver shapes, DdlSequencer.Pipeline pipeline, DdlApplier applier, DdlCheckpoint checkpoint) {
+    DdlRunner(CdcSinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
+              DdlExecutor executor, ControlStore checkpoint, ReplayRules replays) {
+        this.replays = replays;
         this.config = config;
         this.metrics = metrics;
-        this.schemaMap = schemaMap;
-        this.retry = retry;
         this.shapes = shapes;
         this.pipeline = pipeline;
-        this.applier = applier;
+        this.executor = executor;
         this.checkpoint = checkpoint;
-    }
-
-    DdlCheckpoint checkpoint() {
-        return checkpoint;
     }
 
     /**
      * Runs a DDL statement once every earlier row is applied, and records how far every partition is applied. With
      * {@code run} false another task ran the statement, and only the checkpoint is written.
      *
-     * @param copies partitions that delivered their own copy of the statement, and at which offset: those records are
-     *               done too
+     * @param copies    partitions that delivered their own copy of the statement, and at which offset: those records
+     *                  are done too
+     * @param uncounted the producer did not count the statement's copies (TiCDC)
      */
-    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run) {
+    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
+               boolean uncounted) {
         drainBefore(partition, offset);
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
             // every record before it is committed downstream: durable before the statement runs, so that a failure
             // between the statement and the checkpoint below never re-applies rows of the old shape after it
             checkpointApplied();
-            if (run && applier.applyWithRetry(ddl, targetSchema, !targetSchema.equals(ddl.schema()), schemaMap,
-                    partition + "@" + offset, retry, metrics::retry)) {
+            if (run && executor.run(ddl, targetSchema, !targetSchema.equals(ddl.schema()), partition + "@" + offset)) {
                 metrics.ddlApplied();
             }
             // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
@@ -69,11 +63,15 @@ final class DdlRunner {
             Set<SourcePartition> carriers = new HashSet<>(copies.keySet());
             carriers.add(partition);
             checkpoint.record(through, ddl.commitTs(), carriers);
+            // run here or by another task: rows of its table committed before it are from before it
+            if (!ddl.table().isEmpty()) {
+                replays.ran(targetSchema + "." + ddl.table(), ddl.commitTs(), uncounted);
+            }
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         } finally {
             // run here or by another task, or failed part way: the workers' statements of its tables go
-            applier.evictStatements(ddl, targetSchema, schemaMap);
+            executor.evict(ddl, targetSchema);
         }
         shapes.invalidateAll();
     }

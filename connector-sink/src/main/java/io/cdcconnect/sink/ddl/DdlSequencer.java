@@ -5,7 +5,7 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.Watermark;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.apply.RetryPolicy;
-import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.txn.PartitionControl;
@@ -53,11 +53,11 @@ public final class DdlSequencer {
     private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);
 
     private final CdcSinkConfig config;
-    private final SqlDialect dialect;
     private final Pipeline pipeline;
     private final DdlRunner runner;
-    private final DdlCheckpoint ddlCheckpoint;
-    private final DdlCoordinator coordinator;
+    private final ControlStore control;
+    private final ReplayRules replays;
+    private final TableShapes shapes;
     private final DdlBarrier barrier = new DdlBarrier();
     private final Map<String, HeldDdl> heldDdls = new HashMap<>();
     /** Partitions behind a DDL barrier, with what they delivered since (records fetched before they were paused). */
@@ -74,18 +74,15 @@ public final class DdlSequencer {
     private final SinkMetrics metrics;
     private PartitionControl partitionControl = PartitionControl.NONE;
 
-    public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, DataSource dataSource, SqlDialect dialect,
-                        Map<String, String> schemaMap, String connector, RetryPolicy retry, ShapeResolver shapes,
-                        Pipeline pipeline) {
+    public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, ControlStore control, DdlExecutor executor,
+                        TableShapes shapes, Pipeline pipeline) {
         this.config = config;
-        this.dialect = dialect;
         this.pipeline = pipeline;
         this.metrics = metrics;
-        this.ddlCheckpoint = new DdlCheckpoint(dataSource, dialect, config.ddlCheckpointDatabase(), connector, retry,
-                metrics::retry);
-        this.runner = new DdlRunner(config, metrics, schemaMap, retry, shapes, pipeline,
-                new DdlApplier(dataSource, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported), ddlCheckpoint);
-        this.coordinator = new DdlCoordinator(dataSource, dialect, config.ddlCheckpointDatabase(), connector);
+        this.control = control;
+        this.replays = new ReplayRules(control);
+        this.shapes = shapes;
+        this.runner = new DdlRunner(config, metrics, shapes, pipeline, executor, control, replays);
     }
 
     public void setPartitionControl(PartitionControl control) {
@@ -95,6 +92,7 @@ public final class DdlSequencer {
     /** A partition assigned to the task: a DDL barrier waits for it. */
     public void assign(SourcePartition p) {
         barrier.assign(p);
+        replays.assigned();
     }
 
     public Set<SourcePartition> assignedPartitions() {
@@ -134,14 +132,9 @@ public final class DdlSequencer {
         return true;
     }
 
-    /** Through which offset the partition was committed downstream when a DDL statement last ran ({@link DdlCheckpoint}). */
-    public long appliedThrough(SourcePartition p) {
-        return ddlCheckpoint.appliedThrough(p);
-    }
-
-    /** The commit ts of the last DDL statement {@code p} carried that ran (0: none known). */
-    public long lastDdlTs(SourcePartition p) {
-        return ddlCheckpoint.lastDdlTs(p);
+    /** Every replay decision ({@link ReplayRules}). */
+    public ReplayRules replays() {
+        return replays;
     }
 
     /** Whether {@code e}, of a partition whose topic has a statement waiting, was committed after the statement. */
@@ -168,6 +161,11 @@ public final class DdlSequencer {
     public boolean onDdl(DdlChange ddl, SourcePartition partition, long offset, int ddlCopies, List<ChangeEvent> rest,
                          long restBytes) {
         String topic = partition.topic();
+        if (replays.statementReplayed(ddl, shapes.targetSchema(ddl.schema()) + "." + ddl.table(), ddlCopies)) {
+            LOG.debug("The DDL at {} ran before (a changefeed restart sent it again): skipped", partition + "@" + offset);
+            metrics.replaySkipped();
+            return false;
+        }
         String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
         if (key.equals(lastReleased.get(topic))) {
             Set<SourcePartition> late = passedWithoutCopy.get(topic);
@@ -181,7 +179,7 @@ public final class DdlSequencer {
         }
         if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
             // the producer sent it only here, where every row of its table is: nothing to wait for
-            runner.apply(ddl, partition, offset, Map.of(), true);
+            runner.apply(ddl, partition, offset, Map.of(), true, false);
             return false;
         }
         if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis(), ddlCopies > 0)) {
@@ -193,7 +191,7 @@ public final class DdlSequencer {
         }
         LOG.debug("DDL at {} while another of {} waits for its partitions: run at once", partition + "@" + offset,
                 topic);
-        runner.apply(ddl, partition, offset, Map.of(), true);
+        runner.apply(ddl, partition, offset, Map.of(), true, ddlCopies == 0);
         return false;
     }
 
@@ -205,7 +203,7 @@ public final class DdlSequencer {
 
     /** Revoked partitions' rows are applied: their checkpoint is forgotten; a statement may have waited only for them. */
     public void forgotten(Collection<SourcePartition> partitions) {
-        for (SourcePartition p : partitions) ddlCheckpoint.forget(p);
+        for (SourcePartition p : partitions) control.forget(p);
         for (String topic : barrier.pendingTopics()) {
             releaseIfComplete(topic);
         }
@@ -245,10 +243,10 @@ public final class DdlSequencer {
             if (o >= 0) copies.put(p, o);
         });
         boolean run = true;
-        if (held.copies > 1 && coordinator.enabled()) {
+        if (held.copies > 1 && control.enabled()) {
             // copies went to several partitions, which may be (or, after a rebalance, may have been) other tasks':
             // all of them must pass it, and one task runs it, once (ddl_run), whichever task holds them
-            DdlCoordinator.State state = held.coordinate(topic, barrier, coordinator, runner, config, dialect);
+            DdlCoordinator.State state = held.coordinate(topic, barrier, control, runner, config);
             if (state == DdlCoordinator.State.WAIT) return;
             run = state == DdlCoordinator.State.RUN;
         }
@@ -261,8 +259,8 @@ public final class DdlSequencer {
         });
         passedWithoutCopy.put(topic, withoutCopy);
         warnedAt.remove(topic);
-        runner.apply(held.ddl, held.partition, held.offset, copies, run);
-        if (run && held.arrived) held.ran(topic, coordinator, dialect);
+        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0);
+        if (run && held.arrived) held.ran(topic, control);
         // what each partition held goes first, ahead of its records still waiting in the backlog
         List<PendingRecord> replay = new ArrayList<>();
         for (SourcePartition p : passed.keySet()) resumeHeld(p, replay);

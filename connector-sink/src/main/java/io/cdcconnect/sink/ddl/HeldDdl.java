@@ -3,7 +3,6 @@ package io.cdcconnect.sink.ddl;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.apply.ApplyException;
-import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +27,6 @@ final class HeldDdl {
     String id;
     /** Whether this task recorded its partitions' arrival with the coordinator. */
     boolean arrived;
-    long lastAsked;
     long coordinatedSince;
 
     HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies) {
@@ -41,11 +39,12 @@ final class HeldDdl {
 
     /**
      * Where a statement with copies on other tasks' partitions stands: this task's rows before it are applied and its
-     * arrival recorded first; then the coordinator is asked at most every 500 ms. Past {@code ddl.barrier.timeout.ms}
+     * arrival recorded first; then the coordinator is asked once per call (once per put(), which Connect makes at least
+     * every {@code CdcSinkTask.RECHECK_MS} while a statement waits). Past {@code ddl.barrier.timeout.ms}
      * the task warns, and keeps waiting: it never runs a statement without its claim (docs/ordering.md).
      */
-    DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, DdlCoordinator coordinator, DdlRunner runner,
-                                    CdcSinkConfig config, SqlDialect dialect) {
+    DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, ControlStore coordinator, DdlRunner runner,
+                                    CdcSinkConfig config) {
         long now = System.currentTimeMillis();
         try {
             if (!arrived) {
@@ -59,10 +58,7 @@ final class HeldDdl {
                 coordinatedSince = now;
                 LOG.info("The DDL at {}@{} reached {} of its {} partitions on this task; waiting for the other tasks'",
                         partition, offset, barrier.passed(topic).size(), copies);
-            } else if (now - lastAsked < 500) {
-                return DdlCoordinator.State.WAIT;
             }
-            lastAsked = now;
             DdlCoordinator.State state = coordinator.state(topic, id, copies, barrier.assignedPartitions(), partition);
             if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
                 coordinatedSince = now;
@@ -74,17 +70,17 @@ final class HeldDdl {
             return state;
         } catch (SQLException e) {
             throw new ApplyException("cannot coordinate the DDL at " + partition + "@" + offset
-                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + dialect.describe(e), e);
+                    + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
         }
     }
 
     /** After this task ran it: the other tasks are told. */
-    void ran(String topic, DdlCoordinator coordinator, SqlDialect dialect) {
+    void ran(String topic, ControlStore coordinator) {
         try {
             coordinator.done(topic, id);
         } catch (SQLException e) {
             throw new ApplyException("the DDL at " + partition + "@" + offset + " ran, but the other "
-                    + "tasks could not be told: " + dialect.describe(e), e);
+                    + "tasks could not be told: " + e.getMessage(), e);
         }
     }
 }

@@ -1,0 +1,69 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.sink.txn.SourcePartition;
+
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The sink's own state, the one place that decides what is a replay and who runs a coordinated statement
+ * (docs/ordering.md): per partition, the offset through which everything is committed downstream when a DDL statement
+ * ran (the checkpoint), and per statement sent to several partitions, which partitions passed it, which task claimed
+ * it and whether it ran. {@link JdbcControlStore} keeps it in the target ({@code ddl.checkpoint.database});
+ * {@link InMemoryControlStore} keeps it in memory (the deterministic simulation of the core, and tests).
+ *
+ * <p>One instance per task; an implementation may cache what it read for the partitions the task holds, until
+ * {@link #forget}.
+ */
+public interface ControlStore {
+
+    /** Whether the store keeps anything (a JDBC store with an empty database name keeps nothing). */
+    boolean enabled();
+
+    /** The offset through which a DDL left {@code partition} committed downstream, or -1. */
+    long appliedThrough(SourcePartition partition);
+
+    /** The commit ts of the last DDL statement that ran from {@code partition} (0: none known). */
+    long lastDdlTs(SourcePartition partition);
+
+    /**
+     * Records durably that every record through {@code offsets} (per partition) is committed downstream; a statement
+     * with commit ts {@code ddlCommitTs} came from {@code ddlPartitions} (none: a checkpoint between statements).
+     */
+    void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions);
+
+    /**
+     * The last DDL statement that ran on a target table: its commit ts (0: none known), and whether its producer did
+     * not count its copies (TiCDC, whose commit ts order the rows of a table; docs/ordering.md, "replays").
+     */
+    record TableDdl(long commitTs, boolean uncounted) {
+        public static final TableDdl NONE = new TableDdl(0, false);
+    }
+
+    /** The last DDL statement that ran on {@code table} (the target's schema.table). */
+    TableDdl tableDdl(String table);
+
+    /** Records durably that a statement committed at {@code ddlCommitTs} ran on {@code table}. */
+    void recordTableDdl(String table, long ddlCommitTs, boolean uncounted);
+
+    /** Forgets what was read for a revoked partition (its next owner reads it again). */
+    void forget(SourcePartition partition);
+
+    /** The id of this sending of a statement ({@link DdlCoordinator#roundId}). */
+    String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException;
+
+    /** Records that {@code partitions} passed the statement and everything before it is applied from them. */
+    void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException;
+
+    /**
+     * DONE when a task ran the statement; RUN when this task must run it now (every copy arrived and this task
+     * claimed it, or took over the claim of a task that lost {@code claimant}'s partition to this one); WAIT otherwise.
+     */
+    DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+                               SourcePartition claimant) throws SQLException;
+
+    /** Marks the statement run. */
+    void done(String topic, String ddlId) throws SQLException;
+}

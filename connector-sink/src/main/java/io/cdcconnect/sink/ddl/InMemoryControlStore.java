@@ -1,0 +1,157 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.sink.txn.SourcePartition;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * The {@link ControlStore} in memory, with the same rules as the JDBC one: the deterministic simulation of the sink's
+ * core runs several tasks (and their restarts) against one {@link Shared} state, as the JDBC store's tasks share the
+ * target's tables. Durable for as long as the {@link Shared} object lives.
+ */
+public final class InMemoryControlStore implements ControlStore {
+
+    /** What the JDBC store keeps in the target's tables, shared by every task of a connector. */
+    public static final class Shared {
+        private final Map<SourcePartition, Long> through = new HashMap<>();
+        private final Map<SourcePartition, Long> ddlTs = new HashMap<>();
+        private final Map<String, TableDdl> tableDdl = new HashMap<>();
+        /** topic, statement key, partition -> offsets of its copies (ddl_copy). */
+        private final Map<String, TreeSet<Long>> copies = new HashMap<>();
+        /** topic, id -> partitions arrived (ddl_barrier). */
+        private final Map<String, Set<Integer>> arrivals = new HashMap<>();
+        /** topic, id -> claimant instance, claimed partition, done (ddl_run). */
+        private final Map<String, Object[]> runs = new HashMap<>();
+
+        /** Forgets a partition's checkpoint (offsets reset), as {@link DdlCheckpoint#rewind} does. */
+        public synchronized void rewind(SourcePartition p) {
+            through.remove(p);
+            ddlTs.remove(p);
+            copies.clear();
+            arrivals.clear();
+            runs.clear();
+        }
+
+        /** How many statements ran (done in ddl_run), for checks. */
+        public synchronized long runsDone() {
+            return runs.values().stream().filter(r -> (Boolean) r[2]).count();
+        }
+    }
+
+    private final Shared shared;
+    private final String instance = UUID.randomUUID().toString();
+
+    public InMemoryControlStore(Shared shared) {
+        this.shared = shared;
+    }
+
+    @Override
+    public boolean enabled() {
+        return true;
+    }
+
+    @Override
+    public long appliedThrough(SourcePartition partition) {
+        synchronized (shared) {
+            return shared.through.getOrDefault(partition, -1L);
+        }
+    }
+
+    @Override
+    public long lastDdlTs(SourcePartition partition) {
+        synchronized (shared) {
+            return shared.ddlTs.getOrDefault(partition, 0L);
+        }
+    }
+
+    @Override
+    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions) {
+        synchronized (shared) {
+            for (SourcePartition p : ddlPartitions) {
+                if (ddlCommitTs > 0) shared.ddlTs.merge(p, ddlCommitTs, Math::max);
+            }
+            offsets.forEach((p, o) -> shared.through.merge(p, o, Math::max));
+        }
+    }
+
+    @Override
+    public TableDdl tableDdl(String table) {
+        synchronized (shared) {
+            return shared.tableDdl.getOrDefault(table, TableDdl.NONE);
+        }
+    }
+
+    @Override
+    public void recordTableDdl(String table, long ddlCommitTs, boolean uncounted) {
+        if (ddlCommitTs <= 0) return;
+        synchronized (shared) {
+            // as the JDBC store: the highest commit ts; uncounted only while every statement was
+            shared.tableDdl.merge(table, new TableDdl(ddlCommitTs, uncounted), (a, b) ->
+                    new TableDdl(Math.max(a.commitTs(), b.commitTs()), a.uncounted() && b.uncounted()));
+        }
+    }
+
+    @Override
+    public void forget(SourcePartition partition) {
+        // nothing cached
+    }
+
+    @Override
+    public String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) {
+        String key = DdlCoordinator.id(ddlKey);
+        long round = 1;
+        synchronized (shared) {
+            for (Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
+                if (e.getValue() < 0) continue;
+                TreeSet<Long> seen = shared.copies.computeIfAbsent(topic + '\u0000' + key + '\u0000'
+                        + e.getKey().partition(), k -> new TreeSet<>());
+                seen.add(e.getValue());
+                round = Math.max(round, seen.headSet(e.getValue(), true).size());
+            }
+        }
+        return round == 1 ? key : DdlCoordinator.id(ddlKey + "\u0000round " + round);
+    }
+
+    @Override
+    public void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) {
+        synchronized (shared) {
+            Set<Integer> a = shared.arrivals.computeIfAbsent(topic + '\u0000' + ddlId, k -> new HashSet<>());
+            for (SourcePartition p : partitions) a.add(p.partition());
+        }
+    }
+
+    @Override
+    public DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+                                      SourcePartition claimant) {
+        String id = topic + '\u0000' + ddlId;
+        synchronized (shared) {
+            Object[] run = shared.runs.get(id);
+            if (run != null) {
+                if ((Boolean) run[2]) return DdlCoordinator.State.DONE;
+                if (run[0].equals(instance)) return DdlCoordinator.State.RUN;
+                if (assigned.contains(new SourcePartition(topic, (Integer) run[1]))) {
+                    run[0] = instance; // takes over the claim of a task that lost the claimant's partition
+                    return DdlCoordinator.State.RUN;
+                }
+                return DdlCoordinator.State.WAIT;
+            }
+            if (shared.arrivals.getOrDefault(id, Set.of()).size() < copies) return DdlCoordinator.State.WAIT;
+            shared.runs.put(id, new Object[] {instance, claimant.partition(), false});
+            return DdlCoordinator.State.RUN;
+        }
+    }
+
+    @Override
+    public void done(String topic, String ddlId) {
+        synchronized (shared) {
+            Object[] run = shared.runs.get(topic + '\u0000' + ddlId);
+            if (run != null) run[2] = true;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.cdcconnect.sink.ddl;
+
+import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.txn.SourcePartition;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+
+/** The {@link ControlStore} in the target: {@link DdlCheckpoint}'s and {@link DdlCoordinator}'s tables. */
+public final class JdbcControlStore implements ControlStore {
+
+    private final DdlCheckpoint checkpoint;
+    private final DdlCoordinator coordinator;
+
+    public JdbcControlStore(DataSource dataSource, SqlDialect dialect, String database, String connector,
+                            RetryPolicy retry, Runnable onRetry) {
+        this.checkpoint = new DdlCheckpoint(dataSource, dialect, database, connector, retry, onRetry);
+        this.coordinator = new DdlCoordinator(dataSource, dialect, database, connector);
+    }
+
+    @Override
+    public boolean enabled() {
+        return checkpoint.enabled();
+    }
+
+    @Override
+    public long appliedThrough(SourcePartition partition) {
+        return checkpoint.appliedThrough(partition);
+    }
+
+    @Override
+    public long lastDdlTs(SourcePartition partition) {
+        return checkpoint.lastDdlTs(partition);
+    }
+
+    @Override
+    public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions) {
+        checkpoint.record(offsets, ddlCommitTs, ddlPartitions);
+    }
+
+    @Override
+    public TableDdl tableDdl(String table) {
+        SourcePartition row = DdlCheckpoint.tableRow(table);
+        // read anew: another task may have run a statement on the table since (ReplayRules keeps what it reads until
+        // the next assignment)
+        checkpoint.forget(row);
+        long ts = checkpoint.lastDdlTs(row);
+        // the row's offset says who produced its statements: -2 only ever uncounted (TiCDC), -1 counted
+        return ts == 0 ? TableDdl.NONE : new TableDdl(ts, checkpoint.appliedThrough(row) == -2);
+    }
+
+    @Override
+    public void recordTableDdl(String table, long ddlCommitTs, boolean uncounted) {
+        SourcePartition row = DdlCheckpoint.tableRow(table);
+        checkpoint.record(Map.of(row, uncounted ? -2L : -1L), ddlCommitTs, Set.of(row));
+    }
+
+    @Override
+    public void forget(SourcePartition partition) {
+        checkpoint.forget(partition);
+    }
+
+    @Override
+    public String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException {
+        return coordinator.roundId(topic, ddlKey, copies);
+    }
+
+    @Override
+    public void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException {
+        coordinator.arrive(topic, ddlId, partitions);
+    }
+
+    @Override
+    public DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+                                      SourcePartition claimant) throws SQLException {
+        return coordinator.state(topic, ddlId, copies, assigned, claimant);
+    }
+
+    @Override
+    public void done(String topic, String ddlId) throws SQLException {
+        coordinator.done(topic, ddlId);
+    }
+}

@@ -1,0 +1,174 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.apply.ApplyException;
+import io.cdcconnect.sink.apply.ShapeResolver;
+import io.cdcconnect.sink.apply.TableShapes;
+import io.cdcconnect.sink.apply.WorkItem;
+import io.cdcconnect.sink.conflict.ConflictDetector;
+import io.cdcconnect.sink.ddl.DdlExecutor;
+import io.cdcconnect.sink.ddl.InMemoryControlStore;
+import io.cdcconnect.sink.dml.RowShape;
+import io.cdcconnect.sink.dml.TargetColumn;
+import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.txn.SourcePartition;
+import io.cdcconnect.sink.txn.Transaction;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * The simulation's target: the model database the sink's real core applies to ({@link SimWorld}), the sink's own
+ * state ({@link InMemoryControlStore.Shared}), and, per task instance, the parts a {@link SinkPipeline} runs on: shapes
+ * read from the model, DDL run on the model, and "workers" that the scheduler steps, taking ready transactions in a
+ * random order as parallel workers might. Not a mock of the core: the gate, replay, coordination, assembler, conflict
+ * detector and offset tracking are the production classes.
+ */
+final class SimTarget {
+
+    final SimWorld world;
+    final InMemoryControlStore.Shared control = new InMemoryControlStore.Shared();
+    /** Every statement run on the model, as "commit ts query", in order. */
+    final List<String> ddlRuns = new ArrayList<>();
+    /** Where each run came from (topic-partition@offset), beside {@link #ddlRuns}. */
+    final List<String> ddlOrigins = new ArrayList<>();
+    /** What went wrong on the target side: a row met its table on the wrong side of a statement. */
+    final List<String> violations = new ArrayList<>();
+    private final String targetSchema;
+    private final Random random;
+    /** Chance in 1000 that a transaction is committed but its acknowledgement lost (the task then fails). */
+    private final int lostCommitPerMille;
+
+    SimTarget(SimWorld world, String targetSchema, Random random, int lostCommitPerMille) {
+        this.world = world;
+        this.targetSchema = targetSchema;
+        this.random = random;
+        this.lostCommitPerMille = lostCommitPerMille;
+    }
+
+    /** A failure injected on purpose: the sim restarts the task, as Connect's restart would. */
+    static final class InjectedFault extends ApplyException {
+        InjectedFault(String message) {
+            super(message);
+        }
+    }
+
+    /** The parts of one task instance's pipeline. */
+    final class Backend implements ApplyBackend, TableShapes, DdlExecutor, CdcSinkTask.PipelineFactory {
+        private final List<ConflictDetector.Node<WorkItem>> ready = new ArrayList<>();
+        private final ConflictDetector<WorkItem> detector = new ConflictDetector<>(ready::add);
+        private SinkPipeline pipeline;
+        private RuntimeException failure;
+        private final Map<String, String> schemaMap = new TreeMap<>();
+
+        Backend(Map<String, String> schemaMap) {
+            this.schemaMap.putAll(schemaMap);
+        }
+
+        @Override
+        public SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
+            pipeline = new SinkPipeline(config, metrics, new SinkPipeline.Parts(this,
+                    new io.cdcconnect.sink.ddl.InMemoryControlStore(control), this, null, this, null, null));
+            pipeline.openWindow();
+            return pipeline;
+        }
+
+        // ---- workers ----
+
+        @Override
+        public ConflictDetector<WorkItem> detector() {
+            return detector;
+        }
+
+        /** Commits up to {@code n} ready transactions, in a random order. */
+        void step(int n) {
+            for (int i = 0; i < n && !ready.isEmpty() && failure == null; i++) {
+                commit(ready.remove(random.nextInt(ready.size())));
+            }
+        }
+
+        boolean idle() {
+            return ready.isEmpty() && detector.inFlight() == 0;
+        }
+
+        private void commit(ConflictDetector.Node<WorkItem> node) {
+            Transaction txn = node.payload().transaction();
+            for (RowChange row : txn.rows()) {
+                String wrong = world.apply(row);
+                if (wrong != null) {
+                    violations.add(txn.partition() + "@" + txn.firstOffset() + ": " + wrong);
+                }
+            }
+            if (random.nextInt(1000) < lostCommitPerMille) {
+                // committed, but the task never learns it: it fails, and its restart applies the rows again
+                failure = new InjectedFault("injected: the commit of " + txn + " was not acknowledged");
+                return;
+            }
+            pipeline.release(txn.bytes());
+            detector.done(node);
+            node.payload().ticket().markDone();
+        }
+
+        @Override
+        public boolean awaitIdle(long timeoutMillis) {
+            while (!ready.isEmpty() && failure == null) step(ready.size());
+            checkFailure();
+            return detector.inFlight() == 0;
+        }
+
+        @Override
+        public void checkFailure() {
+            if (failure != null) throw failure;
+        }
+
+        @Override
+        public void close() {
+        }
+
+        // ---- the target's tables ----
+
+        @Override
+        public String targetSchema(String sourceSchema) {
+            return schemaMap.getOrDefault(sourceSchema, sourceSchema);
+        }
+
+        @Override
+        public RowShape shapeOf(TableInfo table, SourcePartition partition, long offset) {
+            SimWorld.Table t = world.table(table.table());
+            String where = partition.where(offset);
+            if (t == null) {
+                throw new ShapeResolver.RowRejectedException("table " + table + " does not exist (" + where + ")", null);
+            }
+            List<TargetColumn> cols = new ArrayList<>();
+            for (String c : t.columns) cols.add(new TargetColumn(c, c.equals("v") ? "varchar(20)" : "bigint", false,
+                    false, !c.equals("id")));
+            TargetTable target = new TargetTable(targetSchema, table.table(), "`" + table.table() + "`", cols,
+                    List.of(List.of("id")), true);
+            try {
+                return RowShape.of(table, target);
+            } catch (IllegalArgumentException e) {
+                throw new ShapeResolver.RowRejectedException(e.getMessage() + " (" + where + ")", e);
+            }
+        }
+
+        @Override
+        public void invalidateAll() {
+        }
+
+        // ---- statements ----
+
+        @Override
+        public boolean run(DdlChange ddl, String schema, boolean renamed, String origin) {
+            ddlRuns.add(ddl.commitTs() + " " + ddl.query());
+            ddlOrigins.add(origin);
+            world.run(ddl.query());
+            return true;
+        }
+    }
+}

@@ -117,6 +117,13 @@ public final class SinkPipeline implements AutoCloseable {
         buffer.wake();
     }
 
+    /** What the pipeline holds now, for a failure's message (the simulation of the core). */
+    String describe() {
+        return "buffer " + buffer.bytes() + " bytes" + (buffer.paused() ? " (paused for room)" : "") + ", backlog "
+                + (buffer.isEmpty() ? "empty" : "waiting") + ", held " + ddl.heldPartitions() + ", statements waiting "
+                + ddl.waiting();
+    }
+
     /** Where rows the target rejects go, as set now. */
     RejectedRows rejectedRows() {
         return rejectedRows;

@@ -93,16 +93,26 @@ final class TransactionDispatcher {
             } catch (ShapeResolver.RowRejectedException e) {
                 long ts = rowTs;
                 if (ddl.replays().rowReplayed(targetName(rows.get(i).table()), ts, false)) {
-                    // committed before the last DDL statement that ran on its table, which removed its table or
-                    // column: the producer sent it again (a source restart replays the binlog since its last
-                    // committed position); it was applied before the statement ran
+                    // committed before the last DDL statement that ran on its table, which removed a column or the
+                    // table: the producer sent it again (a source restart replays the binlog since its last committed
+                    // position). A statement re-run since (a TRUNCATE sent again) may have removed what it wrote, so
+                    // it is written again as that statement left it: without the columns the table no longer has
                     if (replayWarned.add(rows.get(i).table().toString())) {
-                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran on it are replays: "
-                                + "skipped ({})", rows.get(i).table(), txn.partition().where(offset), e.getMessage());
+                        LOG.warn("Rows of {} at {} in a shape from before the DDL that ran on it are replays: written "
+                                + "without the columns the table no longer has ({})", rows.get(i).table(),
+                                txn.partition().where(offset), e.getMessage());
                     }
-                    metrics.replaySkipped();
-                    txn.dropRow(i--);
-                    continue;
+                    try {
+                        s = shapes.projectedShapeOf(rows.get(i).table(), txn.partition(), offset);
+                        rowShapes.add(s);
+                        s.conflictKeys(rows.get(i), keys);
+                        continue;
+                    } catch (ShapeResolver.RowRejectedException gone) {
+                        // the table itself is gone: nothing to write it into, as when the statement ran the first time
+                        metrics.replaySkipped();
+                        txn.dropRow(i--);
+                        continue;
+                    }
                 }
                 // auto.create / auto.evolve: after the replay check, so that a replay never brings back a column
                 // or table the stream's DDL removed

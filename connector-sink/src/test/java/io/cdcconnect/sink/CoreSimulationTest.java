@@ -76,7 +76,7 @@ class CoreSimulationTest {
         // thousands of task starts and statements: the core's INFO lines would bury the result
         org.apache.log4j.Logger quiet = org.apache.log4j.Logger.getLogger("io.cdcconnect");
         org.apache.log4j.Level was = quiet.getLevel();
-        quiet.setLevel(org.apache.log4j.Level.ERROR);
+        quiet.setLevel(org.apache.log4j.Level.toLevel(System.getProperty("sim.log", "ERROR")));
         try {
             runSeeds();
         } finally {
@@ -406,6 +406,7 @@ class CoreSimulationTest {
             while (steps < bound) {
                 steps++;
                 boolean calm = steps > chaos;
+                if (calm) target.calm();
                 int pick = r.nextInt(100);
                 try {
                     if (produced < toProduce.size() && pick < 25) {
@@ -418,10 +419,12 @@ class CoreSimulationTest {
                         live().get(r.nextInt(live().size())).commit();
                     } else if (!calm && pick < 94) {
                         trace.add("step " + steps + ": rebalance");
+                        if (Boolean.getBoolean("sim.verbose")) System.out.println("SIM step " + steps + " rebalance");
                         rebalance(r.nextBoolean());
                     } else if (!calm && pick < 96) {
                         SimTask victim = live().get(r.nextInt(live().size()));
                         trace.add("step " + steps + ": kill task " + victim.number);
+                        if (Boolean.getBoolean("sim.verbose")) System.out.println("SIM step " + steps + " kill " + victim.number);
                         restart(victim);
                     } else {
                         for (SimTask t : live()) t.poll();
@@ -438,7 +441,14 @@ class CoreSimulationTest {
                 if (!target.violations.isEmpty()) {
                     return "a row met its table on the wrong side of a statement: " + target.violations + context();
                 }
-                if (calm && quiescent()) break;
+                try {
+                    if (calm && quiescent()) break;
+                } catch (RuntimeException e) {
+                    if (!(e instanceof SimTarget.InjectedFault) && !(e.getCause() instanceof SimTarget.InjectedFault)) {
+                        throw e;
+                    }
+                    restartFailed();
+                }
             }
             if (!quiescent()) {
                 return "no progress within " + bound + " steps: committed " + new TreeMap<>(committed.entrySet()
@@ -473,8 +483,14 @@ class CoreSimulationTest {
         }
 
         private String context() {
-            return "\n  producer " + producer + ", " + partitions + " partitions, " + taskCount + " tasks; trace "
-                    + trace + "\n  statements run " + target.ddlRuns + " from " + target.ddlOrigins + "\n  log "
+            StringBuilder ts = new StringBuilder();
+            for (SimTask t : tasks) {
+                ts.append("\n  task ").append(t.number).append(" assigned ").append(t.assignment).append(" paused ")
+                        .append(t.paused).append(" at ").append(t.position).append(": ").append(t.backend.describe());
+            }
+            return ts + "\n  producer " + producer + ", " + partitions + " partitions, " + taskCount + " tasks; trace "
+                    + trace + "\n  statements run " + target.ddlRuns + " from " + target.ddlOrigins + "\n  control "
+                    + target.control + "\n  log "
                     + describeLog();
         }
 

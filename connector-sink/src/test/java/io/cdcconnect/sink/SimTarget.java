@@ -43,13 +43,18 @@ final class SimTarget {
     private final String targetSchema;
     private final Random random;
     /** Chance in 1000 that a transaction is committed but its acknowledgement lost (the task then fails). */
-    private final int lostCommitPerMille;
+    private int lostCommitPerMille;
 
     SimTarget(SimWorld world, String targetSchema, Random random, int lostCommitPerMille) {
         this.world = world;
         this.targetSchema = targetSchema;
         this.random = random;
         this.lostCommitPerMille = lostCommitPerMille;
+    }
+
+    /** No more injected faults (the schedule's calm phase, which must reach quiescence). */
+    void calm() {
+        lostCommitPerMille = 0;
     }
 
     /** A failure injected on purpose: the sim restarts the task, as Connect's restart would. */
@@ -93,14 +98,18 @@ final class SimTarget {
             }
         }
 
+        String describe() {
+            return pipeline.describe() + ", ready " + ready.size() + ", in flight " + detector.inFlight();
+        }
+
         boolean idle() {
             return ready.isEmpty() && detector.inFlight() == 0;
         }
 
         private void commit(ConflictDetector.Node<WorkItem> node) {
             Transaction txn = node.payload().transaction();
-            for (RowChange row : txn.rows()) {
-                String wrong = world.apply(row);
+            for (int i = 0; i < txn.rows().size(); i++) {
+                String wrong = world.apply(txn.rows().get(i), node.payload().shapes()[i].columns());
                 if (wrong != null) {
                     violations.add(txn.partition() + "@" + txn.firstOffset() + ": " + wrong);
                 }
@@ -145,16 +154,30 @@ final class SimTarget {
             if (t == null) {
                 throw new ShapeResolver.RowRejectedException("table " + table + " does not exist (" + where + ")", null);
             }
-            List<TargetColumn> cols = new ArrayList<>();
-            for (String c : t.columns) cols.add(new TargetColumn(c, c.equals("v") ? "varchar(20)" : "bigint", false,
-                    false, !c.equals("id")));
-            TargetTable target = new TargetTable(targetSchema, table.table(), "`" + table.table() + "`", cols,
-                    List.of(List.of("id")), true);
+            TargetTable target = target(table, t);
             try {
                 return RowShape.of(table, target);
             } catch (IllegalArgumentException e) {
                 throw new ShapeResolver.RowRejectedException(e.getMessage() + " (" + where + ")", e);
             }
+        }
+
+        @Override
+        public RowShape projectedShapeOf(TableInfo table, SourcePartition partition, long offset) {
+            SimWorld.Table t = world.table(table.table());
+            String where = partition.where(offset);
+            if (t == null) {
+                throw new ShapeResolver.RowRejectedException("table " + table + " does not exist (" + where + ")", null);
+            }
+            return RowShape.projected(table, target(table, t), null);
+        }
+
+        private TargetTable target(TableInfo table, SimWorld.Table t) {
+            List<TargetColumn> cols = new ArrayList<>();
+            for (String c : t.columns) cols.add(new TargetColumn(c, c.equals("v") ? "varchar(20)" : "bigint", false,
+                    false, !c.equals("id")));
+            return new TargetTable(targetSchema, table.table(), "`" + table.table() + "`", cols,
+                    List.of(List.of("id")), true);
         }
 
         @Override

@@ -84,10 +84,16 @@ final class SimWorld {
      *         side of a DDL statement)
      */
     String apply(RowChange row) {
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < row.table().columnCount(); i++) all.add(row.table().column(i).name());
+        return apply(row, all);
+    }
+
+    /** As {@link #apply(RowChange)}, writing only {@code columns} of the row (the shape the sink bound). */
+    String apply(RowChange row, List<String> columns) {
         Table t = tables.get(row.table().table());
         if (t == null) return "table " + row.table().table() + " does not exist";
-        for (int i = 0; i < row.table().columnCount(); i++) {
-            String c = row.table().column(i).name();
+        for (String c : columns) {
             if (!t.columns.contains(c)) return "column " + c + " of a row of " + row.table() + " is not in " + t.columns;
         }
         if (row.op() != RowChange.Op.INSERT) t.rows.remove(id(row.before()));
@@ -95,7 +101,8 @@ final class SimWorld {
             Map<String, String> values = new TreeMap<>();
             Object[] after = row.after();
             for (int i = 0; i < row.table().columnCount(); i++) {
-                values.put(row.table().column(i).name(), after[i] == null ? null : String.valueOf(after[i]));
+                String c = row.table().column(i).name();
+                if (columns.contains(c)) values.put(c, after[i] == null ? null : String.valueOf(after[i]));
             }
             t.rows.put(id(after), values);
         }

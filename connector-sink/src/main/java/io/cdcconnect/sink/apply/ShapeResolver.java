@@ -95,6 +95,21 @@ public final class ShapeResolver implements TableShapes {
         return s;
     }
 
+    @Override
+    public RowShape projectedShapeOf(TableInfo table, SourcePartition partition, long offset) {
+        String targetSchema = targetSchema(table.schema());
+        try {
+            return RowShape.projected(table, tables.get(targetSchema, table.table()), dialect);
+        } catch (SQLException | IllegalArgumentException e) {
+            String message = "cannot apply rows of " + table + " from " + partition.where(offset) + " to "
+                    + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
+            if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
+                throw new RowRejectedException(message, e);
+            }
+            throw new ApplyException(message, e);
+        }
+    }
+
     /**
      * The target table of {@code table} read anew, bypassing (and refreshing) the cache; null when the target has no
      * such table. The shapes of the table are forgotten.

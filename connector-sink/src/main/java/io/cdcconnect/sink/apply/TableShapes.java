@@ -20,6 +20,14 @@ public interface TableShapes {
      */
     RowShape shapeOf(TableInfo table, SourcePartition partition, long offset);
 
+    /**
+     * The row's shape in its target table as it is now, leaving out the row's columns the table no longer has (a row
+     * re-sent from before the statement that dropped them).
+     *
+     * @throws ShapeResolver.RowRejectedException when the target lacks the table or a key column
+     */
+    RowShape projectedShapeOf(TableInfo table, SourcePartition partition, long offset);
+
     /** Forgets every table definition: a DDL statement may have changed any of them. */
     void invalidateAll();
 }

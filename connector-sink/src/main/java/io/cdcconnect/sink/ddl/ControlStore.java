@@ -51,8 +51,33 @@ public interface ControlStore {
     /** Forgets what was read for a revoked partition (its next owner reads it again). */
     void forget(SourcePartition partition);
 
-    /** The id of this sending of a statement ({@link DdlCoordinator#roundId}). */
-    String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException;
+    /** Which sending of a statement a copy belongs to: its number (1 the first time), and its id in the tables. */
+    record Sending(long number, String id) {
+    }
+
+    /**
+     * The sending of a statement that this task's {@code copies} (partition to offset) belong to. The producer sends
+     * a statement again after a restart (the rows and statements since its last committed position); every partition
+     * receives each sending once, in its order. A copy keeps the number it was given (a redelivery finds it); a new
+     * copy of a partition is the next sending after the last one that partition passed, with its copy or without
+     * ({@link #passedWithoutCopy}). The id is the statement's for the first sending, a new one for each later sending.
+     */
+    Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException;
+
+    /**
+     * Whether the copy at {@code offset} of {@code partition} belongs to a sending of the statement that has already
+     * run: a task handled the copy (it recorded the copy, and the statement ran) before this one received it again.
+     */
+    boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException;
+
+    /**
+     * Records that {@code partition} passed sending {@code number} of a statement without this task seeing its copy
+     * (an earlier owner handled it; the checkpoint skips it now): its next copy belongs to the next sending.
+     */
+    void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number) throws SQLException;
+
+    /** The partitions recorded as having passed a sending of a statement ({@code ddl_barrier}). */
+    Set<Integer> arrivals(String topic, String ddlId) throws SQLException;
 
     /** Records that {@code partitions} passed the statement and everything before it is applied from them. */
     void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException;

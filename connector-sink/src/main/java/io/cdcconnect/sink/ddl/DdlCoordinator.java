@@ -70,47 +70,115 @@ public final class DdlCoordinator {
         }
     }
 
-    /**
-     * The id under which this sending of a statement is coordinated: the statement's id ({@link #id}) the first time its
-     * copies come, a new id each time the producer sends it again (a source or changefeed restart re-sends the rows and
-     * statements since its last committed position). Every partition receives each sending once, in its order, so the
-     * round of a copy (how many copies of the statement its partition delivered up to its offset, kept in
-     * {@code ddl_copy}) is the same on every partition; a copy delivered again at the same offset (a task restarted
-     * before Connect committed it) keeps its round, and finds it done.
-     *
-     * @param copies the partitions of this task that delivered their copy, with its offset
-     */
-    public String roundId(String topic, String ddlKey, java.util.Map<SourcePartition, Long> copies) throws SQLException {
+    /** The id of sending {@code number} of a statement: the statement's own id first, a derived one after. */
+    public static String sendingId(String ddlKey, long number) {
+        return number <= 1 ? id(ddlKey) : id(ddlKey + "\u0000sending " + number);
+    }
+
+    /** {@link ControlStore#sending}, kept in {@code ddl_copy}. */
+    public ControlStore.Sending sending(String topic, String ddlKey, java.util.Map<SourcePartition, Long> copies)
+            throws SQLException {
         ensureTables();
         String key = id(ddlKey);
-        long round = 1;
+        long number = 1;
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ins = c.prepareStatement(sql.insertCopy());
-             PreparedStatement count = c.prepareStatement(sql.countCopies())) {
+             PreparedStatement find = c.prepareStatement(sql.selectCopy());
+             PreparedStatement last = c.prepareStatement(sql.lastSending());
+             PreparedStatement ins = c.prepareStatement(sql.insertCopy())) {
             for (java.util.Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
                 if (e.getValue() < 0) continue;
-                ins.setString(1, connector);
-                ins.setString(2, topic);
-                ins.setString(3, key);
-                ins.setInt(4, e.getKey().partition());
-                ins.setLong(5, e.getValue());
-                ins.executeUpdate();
-            }
-            for (java.util.Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
-                if (e.getValue() < 0) continue;
-                count.setString(1, connector);
-                count.setString(2, topic);
-                count.setString(3, key);
-                count.setInt(4, e.getKey().partition());
-                count.setLong(5, e.getValue());
-                try (ResultSet rs = count.executeQuery()) {
-                    rs.next();
-                    round = Math.max(round, rs.getLong(1));
+                int partition = e.getKey().partition();
+                long n = -1;
+                find.setString(1, connector);
+                find.setString(2, topic);
+                find.setString(3, key);
+                find.setInt(4, partition);
+                find.setLong(5, e.getValue());
+                try (ResultSet rs = find.executeQuery()) {
+                    if (rs.next()) n = rs.getLong(1);
                 }
+                if (n < 0) {
+                    last.setString(1, connector);
+                    last.setString(2, topic);
+                    last.setString(3, key);
+                    last.setInt(4, partition);
+                    try (ResultSet rs = last.executeQuery()) {
+                        n = (rs.next() ? rs.getLong(1) : 0) + 1;
+                    }
+                    insertCopy(ins, topic, key, partition, e.getValue(), n);
+                }
+                number = Math.max(number, n);
             }
             if (!c.getAutoCommit()) c.commit();
         }
-        return round == 1 ? key : id(ddlKey + "\u0000round " + round);
+        return new ControlStore.Sending(number, sendingId(ddlKey, number));
+    }
+
+    /** {@link ControlStore#copyRan}. */
+    public boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException {
+        ensureTables();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement find = c.prepareStatement(sql.selectCopy());
+             PreparedStatement run = c.prepareStatement(sql.selectRun())) {
+            find.setString(1, connector);
+            find.setString(2, topic);
+            find.setString(3, id(ddlKey));
+            find.setInt(4, partition.partition());
+            find.setLong(5, offset);
+            long number;
+            try (ResultSet rs = find.executeQuery()) {
+                if (!rs.next()) return false;
+                number = rs.getLong(1);
+            }
+            run.setString(1, connector);
+            run.setString(2, topic);
+            run.setString(3, sendingId(ddlKey, number));
+            boolean done;
+            try (ResultSet rs = run.executeQuery()) {
+                done = rs.next() && rs.getInt(3) != 0;
+            }
+            if (!c.getAutoCommit()) c.commit();
+            return done;
+        }
+    }
+
+    /** {@link ControlStore#passedWithoutCopy}: a row of {@code ddl_copy} at offset {@code -number}. */
+    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number)
+            throws SQLException {
+        ensureTables();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ins = c.prepareStatement(sql.insertCopy())) {
+            insertCopy(ins, topic, id(ddlKey), partition.partition(), -number, number);
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
+    private void insertCopy(PreparedStatement ins, String topic, String key, int partition, long offset, long number)
+            throws SQLException {
+        ins.setString(1, connector);
+        ins.setString(2, topic);
+        ins.setString(3, key);
+        ins.setInt(4, partition);
+        ins.setLong(5, offset);
+        ins.setLong(6, number);
+        ins.executeUpdate();
+    }
+
+    /** The partitions recorded as having passed a sending of a statement. */
+    public java.util.Set<Integer> arrivals(String topic, String ddlId) throws SQLException {
+        ensureTables();
+        java.util.Set<Integer> out = new java.util.HashSet<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.selectArrivals())) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, ddlId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getInt(1));
+            }
+            if (!c.getAutoCommit()) c.commit();
+        }
+        return out;
     }
 
     /** Records that {@code partitions} passed the statement and everything before it is applied from them. */

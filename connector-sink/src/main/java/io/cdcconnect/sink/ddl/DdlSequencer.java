@@ -167,6 +167,12 @@ public final class DdlSequencer {
             return false;
         }
         String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+        if (ddlCopies > 1 && control.enabled() && copyRan(topic, key, partition, offset)) {
+            // an earlier owner of the partition handled this copy, and its sending ran: nothing left to do
+            LOG.debug("The DDL at {} ran before this task received its copy again: skipped", partition + "@" + offset);
+            metrics.replaySkipped();
+            return false;
+        }
         if (key.equals(lastReleased.get(topic))) {
             Set<SourcePartition> late = passedWithoutCopy.get(topic);
             if (late != null && late.remove(partition)) {
@@ -189,10 +195,38 @@ public final class DdlSequencer {
             releaseIfComplete(topic);
             return true;
         }
-        LOG.debug("DDL at {} while another of {} waits for its partitions: run at once", partition + "@" + offset,
-                topic);
-        runner.apply(ddl, partition, offset, Map.of(), true, ddlCopies == 0);
-        return false;
+        // another statement of the topic waits, and this partition has passed it without this task seeing its copy
+        // (an earlier owner handled it; the checkpoint skips it): the producer sends a statement's copies before the
+        // next one's, so this later copy is the evidence. The partition is held with this statement and what follows,
+        // which come again once the waiting statement ran.
+        LOG.debug("DDL at {} while an earlier one of {} waits: the partition passed the earlier one", partition + "@"
+                + offset, topic);
+        List<ChangeEvent> again = new ArrayList<>(rest.size() + 1);
+        again.add(ddl);
+        again.addAll(rest);
+        barrier.passed(partition);
+        HeldDdl waiting = heldDdls.get(topic);
+        if (waiting != null && waiting.copies > 1 && control.enabled()) {
+            try {
+                control.passedWithoutCopy(topic, waiting.key, partition,
+                        waiting.sending(topic, barrier, control).number());
+            } catch (java.sql.SQLException e) {
+                throw new io.cdcconnect.sink.apply.ApplyException("cannot record that " + partition + " passed the DDL "
+                        + "at " + waiting.partition + "@" + waiting.offset + ": " + e.getMessage(), e);
+            }
+        }
+        hold(partition, offset, again, restBytes, ddlCopies);
+        releaseIfComplete(topic);
+        return true;
+    }
+
+    private boolean copyRan(String topic, String key, SourcePartition partition, long offset) {
+        try {
+            return control.copyRan(topic, key, partition, offset);
+        } catch (java.sql.SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("cannot read whether the DDL at " + partition + "@" + offset
+                    + " ran from " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Partition revoked: what it held is dropped, and no statement waits for it any more. */
@@ -225,8 +259,37 @@ public final class DdlSequencer {
 
     /** Runs a topic's held DDL once every assigned partition has passed it, then replays what it held back. */
     private void releaseIfComplete(String topic) {
-        if (!barrier.complete(topic)) return;
+        if (!barrier.complete(topic) && !passedByStore(topic)) return;
         release(topic);
+    }
+
+    /**
+     * For a statement coordinated through the store: the partitions of this task that have not delivered their copy
+     * but whose arrival the store already holds for this sending passed it (an earlier owner handled their copy, and
+     * the checkpoint now skips it). They are held from here on, as if their copy had come.
+     *
+     * @return whether every assigned partition of the topic has now passed the statement
+     */
+    private boolean passedByStore(String topic) {
+        HeldDdl held = heldDdls.get(topic);
+        if (held == null || held.copies <= 1 || !control.enabled()) return false;
+        java.util.Set<SourcePartition> missing = barrier.missing(topic);
+        if (missing.isEmpty()) return false;
+        try {
+            ControlStore.Sending sending = held.sending(topic, barrier, control);
+            Set<Integer> stored = control.arrivals(topic, sending.id());
+            for (SourcePartition p : missing) {
+                if (!stored.contains(p.partition())) continue;
+                control.passedWithoutCopy(topic, held.key, p, sending.number());
+                barrier.passed(p);
+                if (!stashed.containsKey(p)) holdEmpty(p);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("cannot read which partitions passed the DDL at "
+                    + held.partition + "@" + held.offset + " from " + config.ddlCheckpointDatabase() + ": "
+                    + e.getMessage(), e);
+        }
+        return barrier.complete(topic);
     }
 
     private void release(String topic) {
@@ -253,9 +316,11 @@ public final class DdlSequencer {
         heldDdls.remove(topic);
         barrier.release(topic);
         lastReleased.put(topic, held.key);
+        // (only an uncounted statement is passed on evidence before its copy: a counted one's partition passes without
+        // its copy only when an earlier owner handled the copy, which the checkpoint skips now)
         Set<SourcePartition> withoutCopy = new java.util.HashSet<>();
         passed.forEach((p, o) -> {
-            if (o < 0) withoutCopy.add(p);
+            if (o < 0 && held.copies == 0) withoutCopy.add(p);
         });
         passedWithoutCopy.put(topic, withoutCopy);
         warnedAt.remove(topic);

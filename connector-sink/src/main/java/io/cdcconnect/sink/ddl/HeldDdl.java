@@ -23,10 +23,14 @@ final class HeldDdl {
     final int copies;
     /** {@link DdlBarrier#key}: copies of the statement share it. */
     final String key;
-    /** The id of this sending of the statement in the coordinator's tables ({@link DdlCoordinator#roundId}). */
+    /** Which sending of the statement this is ({@link ControlStore#sending}), once asked. */
+    ControlStore.Sending sending;
+    /** Its id in the coordinator's tables. */
     String id;
     /** Whether this task recorded its partitions' arrival with the coordinator. */
     boolean arrived;
+    /** The partitions whose arrival this task recorded. */
+    private final java.util.Set<SourcePartition> recorded = new java.util.HashSet<>();
     long coordinatedSince;
 
     HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies) {
@@ -50,14 +54,26 @@ final class HeldDdl {
             if (!arrived) {
                 runner.drainBefore(partition, offset);
                 runner.checkpointApplied();
-                id = coordinator.roundId(topic, key, barrier.passed(topic));
+                sending = coordinator.sending(topic, key, barrier.passed(topic)); // every copy this task holds
+                id = sending.id();
                 // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
                 // that passed it otherwise would never be counted, and every task would wait for good)
                 coordinator.arrive(topic, id, barrier.passed(topic).keySet());
+                recorded.addAll(barrier.passed(topic).keySet());
                 arrived = true;
                 coordinatedSince = now;
-                LOG.info("The DDL at {}@{} reached {} of its {} partitions on this task; waiting for the other tasks'",
-                        partition, offset, barrier.passed(topic).size(), copies);
+                LOG.info("The DDL at {}@{} (sending {}) reached {} of its {} partitions on this task {}; waiting for the "
+                        + "other tasks'", partition, offset, sending.number(), barrier.passed(topic).size(), copies,
+                        barrier.passed(topic));
+            } else if (!recorded.containsAll(barrier.passed(topic).keySet())) {
+                // partitions assigned since, which have passed it too: their rows before it are applied first
+                java.util.Map<SourcePartition, Long> fresh = new java.util.HashMap<>(barrier.passed(topic));
+                fresh.keySet().removeAll(recorded);
+                runner.drainBefore(partition, offset);
+                runner.checkpointApplied();
+                coordinator.sending(topic, key, fresh);
+                coordinator.arrive(topic, id, fresh.keySet());
+                recorded.addAll(fresh.keySet());
             }
             DdlCoordinator.State state = coordinator.state(topic, id, copies, barrier.assignedPartitions(), partition);
             if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
@@ -67,11 +83,21 @@ final class HeldDdl {
                                 + "task of the connector is running", partition, offset, config.ddlBarrierTimeoutMs(),
                         CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, topic, copies);
             }
+            LOG.debug("The DDL at {}@{} (sending {}): {}", partition, offset, sending.number(), state);
             return state;
         } catch (SQLException e) {
             throw new ApplyException("cannot coordinate the DDL at " + partition + "@" + offset
                     + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Which sending this is ({@link ControlStore#sending}), from the copies this task holds so far. */
+    ControlStore.Sending sending(String topic, DdlBarrier barrier, ControlStore coordinator) throws SQLException {
+        if (sending == null) {
+            sending = coordinator.sending(topic, key, barrier.passed(topic));
+            id = sending.id();
+        }
+        return sending;
     }
 
     /** After this task ran it: the other tasks are told. */

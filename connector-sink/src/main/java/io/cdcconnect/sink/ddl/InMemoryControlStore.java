@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -22,8 +21,8 @@ public final class InMemoryControlStore implements ControlStore {
         private final Map<SourcePartition, Long> through = new HashMap<>();
         private final Map<SourcePartition, Long> ddlTs = new HashMap<>();
         private final Map<String, TableDdl> tableDdl = new HashMap<>();
-        /** topic, statement key, partition -> offsets of its copies (ddl_copy). */
-        private final Map<String, TreeSet<Long>> copies = new HashMap<>();
+        /** topic, statement key, partition -> offset of each copy (negative: passed without it) -> sending. */
+        private final Map<String, java.util.TreeMap<Long, Long>> copies = new HashMap<>();
         /** topic, id -> partitions arrived (ddl_barrier). */
         private final Map<String, Set<Integer>> arrivals = new HashMap<>();
         /** topic, id -> claimant instance, claimed partition, done (ddl_run). */
@@ -36,6 +35,18 @@ public final class InMemoryControlStore implements ControlStore {
             copies.clear();
             arrivals.clear();
             runs.clear();
+        }
+
+        @Override
+        public synchronized String toString() {
+            StringBuilder b = new StringBuilder("through " + through + ", copies:");
+            copies.forEach((k, v) -> b.append("\n    ").append(k.substring(0, k.indexOf('\u0000')))
+                    .append(' ').append(k, k.indexOf('\u0000') + 1, k.indexOf('\u0000') + 9)
+                    .append(" p").append(k.substring(k.lastIndexOf('\u0000') + 1)).append(' ').append(v));
+            b.append("\n  arrivals:");
+            arrivals.forEach((k, v) -> b.append("\n    ").append(k, k.indexOf('\u0000') + 1, k.indexOf('\u0000') + 9)
+                    .append(' ').append(v).append(runs.containsKey(k) ? " run " + runs.get(k)[2] : ""));
+            return b.toString();
         }
 
         /** How many statements ran (done in ddl_run), for checks. */
@@ -103,19 +114,50 @@ public final class InMemoryControlStore implements ControlStore {
     }
 
     @Override
-    public String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) {
+    public Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies) {
         String key = DdlCoordinator.id(ddlKey);
-        long round = 1;
+        long number = 1;
         synchronized (shared) {
             for (Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
                 if (e.getValue() < 0) continue;
-                TreeSet<Long> seen = shared.copies.computeIfAbsent(topic + '\u0000' + key + '\u0000'
-                        + e.getKey().partition(), k -> new TreeSet<>());
-                seen.add(e.getValue());
-                round = Math.max(round, seen.headSet(e.getValue(), true).size());
+                java.util.TreeMap<Long, Long> seen = shared.copies.computeIfAbsent(topic + '\u0000' + key + '\u0000'
+                        + e.getKey().partition(), k -> new java.util.TreeMap<>());
+                Long n = seen.get(e.getValue());
+                if (n == null) {
+                    n = seen.values().stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+                    seen.put(e.getValue(), n);
+                }
+                number = Math.max(number, n);
             }
         }
-        return round == 1 ? key : DdlCoordinator.id(ddlKey + "\u0000round " + round);
+        return new Sending(number, DdlCoordinator.sendingId(ddlKey, number));
+    }
+
+    @Override
+    public boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) {
+        synchronized (shared) {
+            java.util.TreeMap<Long, Long> seen = shared.copies.get(topic + '\u0000' + DdlCoordinator.id(ddlKey)
+                    + '\u0000' + partition.partition());
+            Long n = seen == null ? null : seen.get(offset);
+            if (n == null) return false;
+            Object[] run = shared.runs.get(topic + '\u0000' + DdlCoordinator.sendingId(ddlKey, n));
+            return run != null && (Boolean) run[2];
+        }
+    }
+
+    @Override
+    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number) {
+        synchronized (shared) {
+            shared.copies.computeIfAbsent(topic + '\u0000' + DdlCoordinator.id(ddlKey) + '\u0000'
+                    + partition.partition(), k -> new java.util.TreeMap<>()).putIfAbsent(-number, number);
+        }
+    }
+
+    @Override
+    public Set<Integer> arrivals(String topic, String ddlId) {
+        synchronized (shared) {
+            return Set.copyOf(shared.arrivals.getOrDefault(topic + '\u0000' + ddlId, Set.of()));
+        }
     }
 
     @Override

@@ -65,8 +65,24 @@ public final class JdbcControlStore implements ControlStore {
     }
 
     @Override
-    public String roundId(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException {
-        return coordinator.roundId(topic, ddlKey, copies);
+    public Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException {
+        return coordinator.sending(topic, ddlKey, copies);
+    }
+
+    @Override
+    public boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException {
+        return coordinator.copyRan(topic, ddlKey, partition, offset);
+    }
+
+    @Override
+    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number)
+            throws SQLException {
+        coordinator.passedWithoutCopy(topic, ddlKey, partition, number);
+    }
+
+    @Override
+    public Set<Integer> arrivals(String topic, String ddlId) throws SQLException {
+        return coordinator.arrivals(topic, ddlId);
     }
 
     @Override

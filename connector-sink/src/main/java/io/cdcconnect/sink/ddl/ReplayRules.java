@@ -15,7 +15,7 @@ import io.cdcconnect.sink.txn.SourcePartition;
  *     changefeed's events, a row committed before the last statement on its table, and a statement committed at or
  *     before it, are a changefeed restart's re-sends (TiCDC's own consumer drops them the same way);</li>
  *     <li>a statement with counted copies (cdc-connect's source) is never a replay by its commit ts: its sending is
- *     told apart by the offsets of its copies ({@link DdlCoordinator#roundId}), since MariaDB's commit times are
+ *     told apart by the offsets of its copies ({@link ControlStore#sending}), since MariaDB's commit times are
  *     seconds, two producers may share a topic and a clock may step back.</li>
  * </ul>
  * Safe mode makes every other re-applied row harmless; a duplicate key without it is re-planned in safe mode.

@@ -31,19 +31,22 @@ public interface ControlSql {
     List<String> createCoordination();
 
     /**
-     * (connector, topic, statement key, partition, offset): records where a partition delivered a copy of a statement;
-     * a repeated one is ignored.
+     * (connector, topic, statement key, partition, offset, sending): records which sending of a statement a
+     * partition's copy at an offset belongs to (a negative offset: passed without its copy); a repeated one is ignored.
      */
     String insertCopy();
 
-    /**
-     * (connector, topic, statement key, partition, offset) -> how many copies of the statement the partition delivered
-     * at or before the offset: the round of the copy there (1 the first time, 2 when the producer sent it again, ...).
-     */
-    String countCopies();
+    /** (connector, topic, statement key, partition, offset) -> the sending of that copy. */
+    String selectCopy();
+
+    /** (connector, topic, statement key, partition) -> the last sending the partition passed (no row: none). */
+    String lastSending();
 
     /** (connector, topic, ddl id, partition): records an arrival; a repeated one is ignored. */
     String insertArrival();
+
+    /** (connector, topic, ddl id) -> the partition of each arrival. */
+    String selectArrivals();
 
     /** (connector, topic, ddl id) -> count of arrivals. */
     String countArrivals();

@@ -74,25 +74,36 @@ public abstract class StandardControlSql implements ControlSql {
                         + " PRIMARY KEY (connector, topic, ddl_id))" + tableOptions(),
                 "CREATE TABLE IF NOT EXISTS " + table("ddl_copy") + " (connector VARCHAR(255) NOT NULL,"
                         + " topic VARCHAR(255) NOT NULL, ddl_key CHAR(64) NOT NULL, kafka_partition INT NOT NULL,"
-                        + " kafka_offset BIGINT NOT NULL, arrived_at " + timestampNow() + ","
+                        + " kafka_offset BIGINT NOT NULL, sending BIGINT NOT NULL, arrived_at " + timestampNow() + ","
                         + " PRIMARY KEY (connector, topic, ddl_key, kafka_partition, kafka_offset))" + tableOptions());
     }
 
     @Override
     public String insertCopy() {
-        return insertIgnoring(table("ddl_copy"), "connector, topic, ddl_key, kafka_partition, kafka_offset",
-                "?, ?, ?, ?, ?");
+        return insertIgnoring(table("ddl_copy"), "connector, topic, ddl_key, kafka_partition, kafka_offset, sending",
+                "?, ?, ?, ?, ?, ?");
     }
 
     @Override
-    public String countCopies() {
-        return "SELECT COUNT(*) FROM " + table("ddl_copy")
-                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset <= ?";
+    public String selectCopy() {
+        return "SELECT sending FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset = ?";
+    }
+
+    @Override
+    public String lastSending() {
+        return "SELECT MAX(sending) FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ?";
     }
 
     @Override
     public String insertArrival() {
         return insertIgnoring(table("ddl_barrier"), "connector, topic, ddl_id, kafka_partition", "?, ?, ?, ?");
+    }
+
+    @Override
+    public String selectArrivals() {
+        return "SELECT kafka_partition FROM " + table("ddl_barrier") + " WHERE connector = ? AND topic = ? AND ddl_id = ?";
     }
 
     @Override

@@ -66,6 +66,21 @@ public final class RowShape {
      *                                  target key column is missing from the input
      */
     public static RowShape of(TableInfo source, TargetTable target, SqlDialect dialect) {
+        return build(source, target, dialect, false);
+    }
+
+    /**
+     * As {@link #of(TableInfo, TargetTable, SqlDialect)}, leaving out the incoming columns the target no longer has: a
+     * row re-sent from before the statement that dropped them (docs/ordering.md, "replays"), written as that statement
+     * left it.
+     *
+     * @throws IllegalArgumentException when a target key column is missing from the input
+     */
+    public static RowShape projected(TableInfo source, TargetTable target, SqlDialect dialect) {
+        return build(source, target, dialect, true);
+    }
+
+    private static RowShape build(TableInfo source, TargetTable target, SqlDialect dialect, boolean project) {
         Map<String, TargetColumn> byName = target.byLowerName();
         List<String> names = new ArrayList<>();
         List<Integer> idx = new ArrayList<>();
@@ -74,6 +89,7 @@ public final class RowShape {
             ColumnInfo c = source.column(i);
             if (c.generated()) continue;
             TargetColumn t = byName.get(c.name().toLowerCase(Locale.ROOT));
+            if (t == null && project) continue;
             if (t == null) {
                 throw new IllegalArgumentException("column `" + c.name() + "` of " + source + " does not exist in target table "
                         + target);

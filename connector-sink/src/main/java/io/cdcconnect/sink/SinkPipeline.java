@@ -121,7 +121,7 @@ public final class SinkPipeline implements AutoCloseable {
     String describe() {
         return "buffer " + buffer.bytes() + " bytes" + (buffer.paused() ? " (paused for room)" : "") + ", backlog "
                 + (buffer.isEmpty() ? "empty" : "waiting") + ", held " + ddl.heldPartitions() + ", statements waiting "
-                + ddl.waiting();
+                + ddl.describe();
     }
 
     /** Where rows the target rejects go, as set now. */
@@ -259,6 +259,7 @@ public final class SinkPipeline implements AutoCloseable {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
             // empty rest of the DDL's own record, held behind it, only completes the record's offset)
             if (!events.isEmpty()) metrics.replaySkipped();
+            if (LOG.isTraceEnabled()) LOG.trace("{}@{} skipped: at or below the checkpoint", partition, offset);
             assembler.endRecord(partition, offset);
             return;
         }
@@ -268,8 +269,8 @@ public final class SinkPipeline implements AutoCloseable {
         for (int i = 0; i < events.size(); i++) {
             ChangeEvent e = events.get(i);
             if (waiting && ddl.passes(partition, e)) {
-                // committed after the statement waiting on the topic: this and what follows wait for it
-                ddl.holdPassed(partition, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow,
+                // committed after statements waiting on the topic: this and what follows wait for them
+                ddl.holdPassed(partition, e, offset, events.subList(i, events.size()), rowsIn(events, i) * perRow,
                         ddlCopies);
                 return;
             }

@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>At quiescence: the target equals the model of the source; no partition is left paused; every sending of a
  * statement ran exactly once, in its order; every partition's offset reached its end within a bounded number of steps.
  * A failing seed names itself: {@code mvn -pl connector-sink test -Dtest=CoreSimulationTest -Dsim.seed=<seed>}
- * replays it exactly; {@code -Dsim.seeds=<n>} sets how many seeds run (default 10,000).
+ * replays it exactly; {@code -Dsim.seeds=<n>} sets how many seeds run (default 10,000), {@code -Dsim.first=<seed>}
+ * the first of them; {@code -Dsim.log=DEBUG -Dsim.verbose=true} show the core's decisions and the schedule.
  */
 class CoreSimulationTest {
 
@@ -87,9 +88,10 @@ class CoreSimulationTest {
     private void runSeeds() {
         long one = Long.getLong("sim.seed", -1L);
         int seeds = Integer.getInteger("sim.seeds", 10_000);
+        long first = Long.getLong("sim.first", 0L);
         long start = System.nanoTime();
         int runs = 0;
-        for (long seed = one >= 0 ? one : 0; seed < (one >= 0 ? one + 1 : seeds); seed++) {
+        for (long seed = one >= 0 ? one : first; seed < (one >= 0 ? one + 1 : first + seeds); seed++) {
             String problem;
             try {
                 problem = new Run(seed).run();

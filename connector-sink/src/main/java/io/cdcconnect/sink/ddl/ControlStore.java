@@ -58,9 +58,9 @@ public interface ControlStore {
     /**
      * The sending of a statement that this task's {@code copies} (partition to offset) belong to. The producer sends
      * a statement again after a restart (the rows and statements since its last committed position); every partition
-     * receives each sending once, in its order. A copy keeps the number it was given (a redelivery finds it); a new
-     * copy of a partition is the next sending after the last one that partition passed, with its copy or without
-     * ({@link #passedWithoutCopy}). The id is the statement's for the first sending, a new one for each later sending.
+     * receives each sending once, in its order, and every copy a task handles is recorded before the statement can
+     * run. So a copy's number is one more than the copies of its partition recorded at lower offsets; a redelivered
+     * copy finds its own. The id is the statement's for the first sending, a new one for each later sending.
      */
     Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException;
 
@@ -69,12 +69,6 @@ public interface ControlStore {
      * run: a task handled the copy (it recorded the copy, and the statement ran) before this one received it again.
      */
     boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException;
-
-    /**
-     * Records that {@code partition} passed sending {@code number} of a statement without this task seeing its copy
-     * (an earlier owner handled it; the checkpoint skips it now): its next copy belongs to the next sending.
-     */
-    void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number) throws SQLException;
 
     /** The partitions recorded as having passed a sending of a statement ({@code ddl_barrier}). */
     Set<Integer> arrivals(String topic, String ddlId) throws SQLException;

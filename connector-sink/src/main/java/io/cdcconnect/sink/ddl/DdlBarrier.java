@@ -2,29 +2,35 @@ package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.sink.txn.SourcePartition;
 
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Holds a DDL statement back until no assigned partition of its topic can still deliver a row from before it, so that
- * no row of the old table version runs after the statement and no row of the new version before it. The statement may
- * come from every partition (TiCDC's Open-protocol, cdc-connect's Canal-JSON under a rule that spreads a table), from
- * the one partition holding its table's rows (cdc-connect's Canal-JSON under the 'table' rule) or from partition 0
- * only (TiCDC's Canal-JSON), so a partition has passed the statement when it
+ * Holds DDL statements back until no assigned partition of their topic can still deliver a row from before them, so
+ * that no row of the old table version runs after a statement and no row of the new version before it. The statement
+ * may come from every partition (TiCDC's Open-protocol, cdc-connect's Canal-JSON under a rule that spreads a table),
+ * or from the one partition holding its table's rows (cdc-connect's Canal-JSON under the 'table' rule). Only data says
+ * a partition has passed a statement (docs/ordering.md):
  * <ul>
- *     <li>delivers the same statement;</li>
- *     <li>delivers an event committed after it (a watermark at or after it: every change up to the watermark has
- *     arrived);</li>
- *     <li>has nothing to deliver: it stayed silent for 2 s over several polls of the consumer while the statement
- *     waited;</li>
- *     <li>or the barrier's timeout passed (the caller warns).</li>
+ *     <li>it delivers its copy of the statement;</li>
+ *     <li>the sink's store says the partition's copy was handled by an earlier owner (the caller marks it);</li>
+ *     <li>for a statement whose producer did not count its copies (TiCDC: no {@code cdc-connect.ddl.partitions}
+ *     header), also an event whose TiCDC commit ts is after the statement's, or a watermark at or after it: TiCDC
+ *     writes every row committed before a DDL to every partition before the DDL, and a watermark says every change up
+ *     to it has been written. A statement with counted copies (cdc-connect's source) waits for its copies only.</li>
  * </ul>
- * A partition that passed is held: its later records wait until the statement has run. Pure bookkeeping: the pipeline
- * stashes held records and pauses partitions.
+ * Silence is not evidence: a partition that delivers nothing holds the statement, however long (the sink warns after
+ * {@code ddl.barrier.timeout.ms}, and never runs the statement without its partitions).
+ *
+ * <p>Several statements of one topic may wait at once: a partition that lags is still at an earlier statement while
+ * another has reached a later one (after a rebalance or a restart, each resumes from its own committed offset). Each
+ * partition is at most at one of them; a statement completes when every assigned partition of its topic passed it.
+ * Pure bookkeeping: the sequencer stashes held records and pauses partitions.
  */
 public final class DdlBarrier {
 
@@ -47,7 +53,8 @@ public final class DdlBarrier {
     }
 
     private final Set<SourcePartition> assigned = new HashSet<>();
-    private final Map<String, Pending> pendingByTopic = new HashMap<>();
+    /** Per topic, its waiting statements by key, in the order their first copy came. */
+    private final Map<String, LinkedHashMap<String, Pending>> pendingByTopic = new LinkedHashMap<>();
 
     public void assign(SourcePartition p) {
         assigned.add(p);
@@ -55,8 +62,10 @@ public final class DdlBarrier {
 
     public void unassign(SourcePartition p) {
         assigned.remove(p);
-        Pending pending = pendingByTopic.get(p.topic());
-        if (pending != null) pending.passed.remove(p);
+        Map<String, Pending> pending = pendingByTopic.get(p.topic());
+        if (pending != null) {
+            for (Pending s : pending.values()) s.passed.remove(p);
+        }
     }
 
     /** The partitions assigned to the task (or seen in records, before any assignment was announced). */
@@ -75,93 +84,154 @@ public final class DdlBarrier {
 
     /** Whether a statement of {@code topic} is waiting. */
     public boolean isPending(String topic) {
-        return pendingByTopic.containsKey(topic);
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        return pending != null && !pending.isEmpty();
     }
 
-    /** Whether the statement waiting on {@code topic} is the one with {@code key}. */
+    /** Whether the statement with {@code key} waits on {@code topic}. */
     public boolean isPendingStatement(String topic, String key) {
-        Pending pending = pendingByTopic.get(topic);
-        return pending != null && pending.key.equals(key);
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        return pending != null && pending.containsKey(key);
     }
 
-    /**
-     * Records that {@code p} delivered the statement with {@code key} at {@code offset}, starting the wait when it is
-     * the first copy.
-     *
-     * @return false when another statement of the topic is waiting and this one is not after it (the caller should
-     *         run it at once: the order between them is unknown)
-     */
+    /** The keys of the statements waiting on {@code topic}, in the order their first copy came. */
+    public List<String> pendingKeys(String topic) {
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        return pending == null ? List.of() : new ArrayList<>(pending.keySet());
+    }
+
+    /** As {@link #arrive(SourcePartition, String, long, long, long, boolean)}, for an uncounted statement. */
     public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis) {
         return arrive(p, key, commitTs, offset, nowMillis, false);
     }
 
     /**
-     * As {@link #arrive(SourcePartition, String, long, long, long)}; {@code counted}: the producer said to how many
-     * partitions it sent the statement, so that only copies show that a partition passed it.
+     * Records that {@code p} delivered the statement with {@code key} at {@code offset}, starting its wait when it is
+     * the first copy; {@code counted}: the producer said to how many partitions it sent the statement, so that only
+     * copies show that a partition passed it.
+     *
+     * @return true (kept for callers that test it)
      */
     public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis, boolean counted) {
-        Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new Pending(key, commitTs, nowMillis, counted));
-        if (!pending.key.equals(key)) return false;
+        Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new LinkedHashMap<>())
+                .computeIfAbsent(key, k -> new Pending(key, commitTs, nowMillis, counted));
         pending.passed.merge(p, offset, Math::max);
         return true;
     }
 
     /**
-     * Whether an event committed at {@code ts} shows that {@code p} passed the statement waiting on its topic: for a
-     * statement whose copies were not counted (TiCDC), a row or statement committed after it, or a watermark at or
-     * after it. Unknown times (0) show nothing; for a statement with counted copies only its copy does.
+     * The uncounted statements waiting on {@code p}'s topic that an event committed at {@code ts} shows {@code p} has
+     * passed: committed before it (for a watermark, at or before it). Unknown times (0) show nothing; statements with
+     * counted copies are passed by their copies only.
      */
-    public boolean showsPassed(SourcePartition p, long ts, boolean watermark) {
-        Pending pending = pendingByTopic.get(p.topic());
-        if (pending == null || pending.counted || pending.commitTs <= 0 || ts <= 0 || pending.passed.containsKey(p)) {
-            return false;
-        }
-        return watermark ? ts >= pending.commitTs : ts > pending.commitTs;
-    }
-
-    /** Records that {@code p} passed its topic's statement without delivering a copy of it (its data showed it). */
-    public void passed(SourcePartition p) {
-        Pending pending = pendingByTopic.get(p.topic());
-        if (pending != null) pending.passed.putIfAbsent(p, -1L);
-    }
-
-    /** True when every assigned partition of the topic has passed its waiting statement. */
-    public boolean complete(String topic) {
-        Pending pending = pendingByTopic.get(topic);
-        if (pending == null) return false;
-        return missing(topic).isEmpty();
-    }
-
-    /** Assigned partitions of the topic that have not passed its waiting statement. */
-    public Set<SourcePartition> missing(String topic) {
-        Pending pending = pendingByTopic.get(topic);
-        Set<SourcePartition> out = new LinkedHashSet<>();
-        if (pending == null) return out;
-        for (SourcePartition p : assigned) {
-            if (p.topic().equals(topic) && !pending.passed.containsKey(p)) out.add(p);
+    public List<String> shownPassed(SourcePartition p, long ts, boolean watermark) {
+        Map<String, Pending> pending = pendingByTopic.get(p.topic());
+        if (pending == null || ts <= 0) return List.of();
+        List<String> out = new ArrayList<>();
+        for (Pending s : pending.values()) {
+            if (s.counted || s.commitTs <= 0 || s.passed.containsKey(p)) continue;
+            if (watermark ? ts >= s.commitTs : ts > s.commitTs) out.add(s.key);
         }
         return out;
     }
 
-    /** The partitions that passed the topic's waiting statement so far (see {@link #release(String)}). */
-    public Map<SourcePartition, Long> passed(String topic) {
-        Pending pending = pendingByTopic.get(topic);
-        return pending == null ? Map.of() : new LinkedHashMap<>(pending.passed);
+    /** Whether an event committed at {@code ts} shows that {@code p} passed a statement waiting on its topic. */
+    public boolean showsPassed(SourcePartition p, long ts, boolean watermark) {
+        return !shownPassed(p, ts, watermark).isEmpty();
     }
 
-    /** Since when (epoch ms) the topic's statement waits, or -1. */
-    public long waitingSince(String topic) {
-        Pending pending = pendingByTopic.get(topic);
-        return pending == null ? -1 : pending.since;
+    /** Records that {@code p} passed the statement with {@code key} without delivering its copy here. */
+    public void passed(SourcePartition p, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(p.topic());
+        Pending s = pending == null ? null : pending.get(key);
+        if (s != null) s.passed.putIfAbsent(p, -1L);
     }
 
     /**
-     * Ends the topic's waiting statement; returns the partitions that passed it, in order, with the offset of their
-     * copy of the statement (-1 for those that passed it another way).
+     * Records that {@code p} passed every statement waiting on its topic without delivering a copy (a test's shortcut;
+     * the sequencer names the statement).
      */
+    public void passed(SourcePartition p) {
+        for (String key : pendingKeys(p.topic())) passed(p, key);
+    }
+
+    /** Whether {@code p} passed the statement with {@code key}. */
+    public boolean hasPassed(SourcePartition p, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(p.topic());
+        Pending s = pending == null ? null : pending.get(key);
+        return s != null && s.passed.containsKey(p);
+    }
+
+    /** True when every assigned partition of the topic has passed its (first) waiting statement. */
+    public boolean complete(String topic) {
+        List<String> keys = pendingKeys(topic);
+        return !keys.isEmpty() && complete(topic, keys.get(0));
+    }
+
+    /** True when every assigned partition of the topic has passed the statement with {@code key}. */
+    public boolean complete(String topic, String key) {
+        return isPendingStatement(topic, key) && missing(topic, key).isEmpty();
+    }
+
+    /** Assigned partitions of the topic that have not passed its (first) waiting statement. */
+    public Set<SourcePartition> missing(String topic) {
+        List<String> keys = pendingKeys(topic);
+        return keys.isEmpty() ? new LinkedHashSet<>() : missing(topic, keys.get(0));
+    }
+
+    /** Assigned partitions of the topic that have not passed the statement with {@code key}. */
+    public Set<SourcePartition> missing(String topic, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        Pending s = pending == null ? null : pending.get(key);
+        Set<SourcePartition> out = new LinkedHashSet<>();
+        if (s == null) return out;
+        for (SourcePartition p : assigned) {
+            if (p.topic().equals(topic) && !s.passed.containsKey(p)) out.add(p);
+        }
+        return out;
+    }
+
+    /** The partitions that passed the topic's (first) waiting statement so far. */
+    public Map<SourcePartition, Long> passed(String topic) {
+        List<String> keys = pendingKeys(topic);
+        return keys.isEmpty() ? Map.of() : passed(topic, keys.get(0));
+    }
+
+    /** The partitions that passed the statement with {@code key} so far, with the offset of their copy (-1: none). */
+    public Map<SourcePartition, Long> passed(String topic, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        Pending s = pending == null ? null : pending.get(key);
+        return s == null ? Map.of() : new LinkedHashMap<>(s.passed);
+    }
+
+    /** Since when (epoch ms) the statement with {@code key} waits, or -1. */
+    public long waitingSince(String topic, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        Pending s = pending == null ? null : pending.get(key);
+        return s == null ? -1 : s.since;
+    }
+
+    /** Since when (epoch ms) the topic's (first) statement waits, or -1. */
+    public long waitingSince(String topic) {
+        List<String> keys = pendingKeys(topic);
+        return keys.isEmpty() ? -1 : waitingSince(topic, keys.get(0));
+    }
+
+    /**
+     * Ends the waiting statement with {@code key}; returns the partitions that passed it, in order, with the offset
+     * of their copy of the statement (-1 for those that passed it another way).
+     */
+    public Map<SourcePartition, Long> release(String topic, String key) {
+        Map<String, Pending> pending = pendingByTopic.get(topic);
+        Pending s = pending == null ? null : pending.remove(key);
+        if (pending != null && pending.isEmpty()) pendingByTopic.remove(topic);
+        return s == null ? Map.of() : s.passed;
+    }
+
+    /** Ends the topic's (first) waiting statement. */
     public Map<SourcePartition, Long> release(String topic) {
-        Pending pending = pendingByTopic.remove(topic);
-        return pending == null ? Map.of() : pending.passed;
+        List<String> keys = pendingKeys(topic);
+        return keys.isEmpty() ? Map.of() : release(topic, keys.get(0));
     }
 
     /** Topics with a statement waiting. */

@@ -83,7 +83,7 @@ public final class DdlCoordinator {
         long number = 1;
         try (Connection c = dataSource.getConnection();
              PreparedStatement find = c.prepareStatement(sql.selectCopy());
-             PreparedStatement last = c.prepareStatement(sql.lastSending());
+             PreparedStatement last = c.prepareStatement(sql.copiesBefore());
              PreparedStatement ins = c.prepareStatement(sql.insertCopy())) {
             for (java.util.Map.Entry<SourcePartition, Long> e : copies.entrySet()) {
                 if (e.getValue() < 0) continue;
@@ -102,6 +102,7 @@ public final class DdlCoordinator {
                     last.setString(2, topic);
                     last.setString(3, key);
                     last.setInt(4, partition);
+                    last.setLong(5, e.getValue());
                     try (ResultSet rs = last.executeQuery()) {
                         n = (rs.next() ? rs.getLong(1) : 0) + 1;
                     }
@@ -139,17 +140,6 @@ public final class DdlCoordinator {
             }
             if (!c.getAutoCommit()) c.commit();
             return done;
-        }
-    }
-
-    /** {@link ControlStore#passedWithoutCopy}: a row of {@code ddl_copy} at offset {@code -number}. */
-    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number)
-            throws SQLException {
-        ensureTables();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ins = c.prepareStatement(sql.insertCopy())) {
-            insertCopy(ins, topic, id(ddlKey), partition.partition(), -number, number);
-            if (!c.getAutoCommit()) c.commit();
         }
     }
 

@@ -58,10 +58,11 @@ final class DdlRunner {
             // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
             // make that durable before moving on, so a crash before Connect's next commit does not replay them
             Map<SourcePartition, Long> through = new HashMap<>(pipeline.appliedOffsets().get());
-            through.merge(partition, offset, Math::max);
+            // the statement's own record: the copies' (of partitions still this task's), or the one it came in
+            if (copies.isEmpty()) through.merge(partition, offset, Math::max);
             copies.forEach((p, o) -> through.merge(p, o, Math::max));
             Set<SourcePartition> carriers = new HashSet<>(copies.keySet());
-            carriers.add(partition);
+            if (copies.isEmpty()) carriers.add(partition);
             checkpoint.record(through, ddl.commitTs(), carriers);
             // run here or by another task: rows of its table committed before it are from before it
             if (!ddl.table().isEmpty()) {

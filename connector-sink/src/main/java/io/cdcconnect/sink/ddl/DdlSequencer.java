@@ -59,9 +59,12 @@ public final class DdlSequencer {
     private final ReplayRules replays;
     private final TableShapes shapes;
     private final DdlBarrier barrier = new DdlBarrier();
-    private final Map<String, HeldDdl> heldDdls = new HashMap<>();
-    /** Partitions behind a DDL barrier, with what they delivered since (records fetched before they were paused). */
+    /** Per topic, the statements waiting, by key. */
+    private final Map<String, Map<String, HeldDdl>> heldDdls = new HashMap<>();
+    /** Partitions behind a waiting statement, with what they delivered since (records fetched before the pause). */
     private final Map<SourcePartition, ArrayDeque<PendingRecord>> stashed = new HashMap<>();
+    /** Per held partition, the statements it waits for: it resumes when none is left. */
+    private final Map<SourcePartition, Set<String>> holds = new HashMap<>();
     /**
      * Per topic, the last statement released by the barrier, and the partitions that passed it without their copy
      * (their data showed it): that copy, when it comes, has run. A copy from any other partition is the statement sent
@@ -69,7 +72,7 @@ public final class DdlSequencer {
      */
     private final Map<String, String> lastReleased = new HashMap<>();
     private final Map<String, Set<SourcePartition>> passedWithoutCopy = new HashMap<>();
-    /** When the last warning about a statement waiting past ddl.barrier.timeout.ms was logged, per topic. */
+    /** When the last warning about a statement waiting past ddl.barrier.timeout.ms was logged, per statement. */
     private final Map<String, Long> warnedAt = new HashMap<>();
     private final SinkMetrics metrics;
     private PartitionControl partitionControl = PartitionControl.NONE;
@@ -132,24 +135,41 @@ public final class DdlSequencer {
         return true;
     }
 
+    /** The statements waiting and the partitions held, for a failure's message. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        for (String topic : barrier.pendingTopics()) {
+            for (String key : barrier.pendingKeys(topic)) {
+                b.append("[").append(key.replace('\u0000', ' ')).append(": passed ").append(barrier.passed(topic, key))
+                        .append(", missing ").append(barrier.missing(topic, key)).append("] ");
+            }
+        }
+        return b.append("holds ").append(holds).toString();
+    }
+
     /** Every replay decision ({@link ReplayRules}). */
     public ReplayRules replays() {
         return replays;
     }
 
-    /** Whether {@code e}, of a partition whose topic has a statement waiting, was committed after the statement. */
+    /** The events of {@code e}'s partition show it passed statements waiting on its topic (uncounted: TiCDC). */
     public boolean passes(SourcePartition p, ChangeEvent e) {
         return barrier.showsPassed(p, e.commitTs(), e instanceof Watermark);
     }
 
     /**
-     * The partition passed its topic's waiting statement: {@code rest} of the record at {@code offset} ({@code bytes}
-     * of it), and every later record of the partition, waits for it.
+     * The partition passed waiting statements of its topic (shown by {@code e}): {@code rest} of the record at
+     * {@code offset} ({@code bytes} of it), and every later record of the partition, waits for them.
      */
-    public void holdPassed(SourcePartition p, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
-        barrier.passed(p);
+    public void holdPassed(SourcePartition p, ChangeEvent e, long offset, List<ChangeEvent> rest, long bytes,
+                           int ddlCopies) {
+        List<String> keys = barrier.shownPassed(p, e.commitTs(), e instanceof Watermark);
         hold(p, offset, rest, bytes, ddlCopies);
-        releaseIfComplete(p.topic());
+        for (String key : keys) {
+            barrier.passed(p, key);
+            holds.computeIfAbsent(p, x -> new java.util.HashSet<>()).add(key);
+        }
+        releaseAll(p.topic());
     }
 
     /**
@@ -161,6 +181,7 @@ public final class DdlSequencer {
     public boolean onDdl(DdlChange ddl, SourcePartition partition, long offset, int ddlCopies, List<ChangeEvent> rest,
                          long restBytes) {
         String topic = partition.topic();
+        if (LOG.isTraceEnabled()) LOG.trace("DDL copy at {}@{}: {} ({} copies)", partition, offset, ddl.query(), ddlCopies);
         if (replays.statementReplayed(ddl, shapes.targetSchema(ddl.schema()) + "." + ddl.table(), ddlCopies)) {
             LOG.debug("The DDL at {} ran before (a changefeed restart sent it again): skipped", partition + "@" + offset);
             metrics.replaySkipped();
@@ -183,41 +204,32 @@ public final class DdlSequencer {
             }
             // otherwise the producer sent the statement again after the rows before it: it runs again, in its place
         }
-        if (ddlCopies == 1 && !barrier.isPendingStatement(topic, key)) {
+        if (ddlCopies == 1) {
             // the producer sent it only here, where every row of its table is: nothing to wait for
             runner.apply(ddl, partition, offset, Map.of(), true, false);
             return false;
         }
-        if (barrier.arrive(partition, key, ddl.commitTs(), offset, System.currentTimeMillis(), ddlCopies > 0)) {
-            // the rest of this record, and every later record of the partition, waits for the statement
-            hold(partition, offset, rest, restBytes, 0);
-            heldDdls.putIfAbsent(topic, new HeldDdl(ddl, key, partition, offset, ddlCopies));
-            releaseIfComplete(topic);
-            return true;
-        }
-        // another statement of the topic waits, and this partition has passed it without this task seeing its copy
-        // (an earlier owner handled it; the checkpoint skips it): the producer sends a statement's copies before the
-        // next one's, so this later copy is the evidence. The partition is held with this statement and what follows,
-        // which come again once the waiting statement ran.
-        LOG.debug("DDL at {} while an earlier one of {} waits: the partition passed the earlier one", partition + "@"
-                + offset, topic);
-        List<ChangeEvent> again = new ArrayList<>(rest.size() + 1);
-        again.add(ddl);
-        again.addAll(rest);
-        barrier.passed(partition);
-        HeldDdl waiting = heldDdls.get(topic);
-        if (waiting != null && waiting.copies > 1 && control.enabled()) {
-            try {
-                control.passedWithoutCopy(topic, waiting.key, partition,
-                        waiting.sending(topic, barrier, control).number());
-            } catch (java.sql.SQLException e) {
-                throw new io.cdcconnect.sink.apply.ApplyException("cannot record that " + partition + " passed the DDL "
-                        + "at " + waiting.partition + "@" + waiting.offset + ": " + e.getMessage(), e);
-            }
-        }
-        hold(partition, offset, again, restBytes, ddlCopies);
-        releaseIfComplete(topic);
+        // a sending coordinated through the store waits under its own key: a partition that lags may still be at an
+        // earlier sending of the same statement while another is at a later one
+        ControlStore.Sending sending = ddlCopies > 1 && control.enabled() ? sending(topic, key, partition, offset) : null;
+        String pendingKey = HeldDdl.pendingKey(key, sending);
+        barrier.arrive(partition, pendingKey, ddl.commitTs(), offset, System.currentTimeMillis(), ddlCopies > 0);
+        heldDdls.computeIfAbsent(topic, t -> new java.util.LinkedHashMap<>())
+                .putIfAbsent(pendingKey, new HeldDdl(ddl, key, partition, offset, ddlCopies, sending));
+        // the rest of this record, and every later record of the partition, waits for the statement
+        hold(partition, offset, rest, restBytes, 0);
+        holds.computeIfAbsent(partition, x -> new java.util.HashSet<>()).add(pendingKey);
+        releaseAll(topic);
         return true;
+    }
+
+    private ControlStore.Sending sending(String topic, String key, SourcePartition partition, long offset) {
+        try {
+            return control.sending(topic, key, Map.of(partition, offset));
+        } catch (java.sql.SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("cannot record the copy of the DDL at " + partition + "@"
+                    + offset + " in " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
+        }
     }
 
     private boolean copyRan(String topic, String key, SourcePartition partition, long offset) {
@@ -232,18 +244,17 @@ public final class DdlSequencer {
     /** Partition revoked: what it held is dropped, and no statement waits for it any more. */
     public void unassign(SourcePartition p) {
         stashed.remove(p);
+        holds.remove(p);
         barrier.unassign(p);
     }
 
     /** Revoked partitions' rows are applied: their checkpoint is forgotten; a statement may have waited only for them. */
     public void forgotten(Collection<SourcePartition> partitions) {
         for (SourcePartition p : partitions) control.forget(p);
-        for (String topic : barrier.pendingTopics()) {
-            releaseIfComplete(topic);
-        }
+        for (String topic : barrier.pendingTopics()) releaseAll(topic);
     }
 
-    /** Holds a partition behind its topic's waiting DDL: {@code rest} of the record at {@code offset} goes first. */
+    /** Holds a partition: {@code rest} of the record at {@code offset} goes first when it resumes. */
     private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
         ArrayDeque<PendingRecord> q = new ArrayDeque<>();
         q.add(new PendingRecord(partition, offset, List.copyOf(rest), bytes, ddlCopies));
@@ -251,16 +262,41 @@ public final class DdlSequencer {
         partitionControl.pause(partition);
     }
 
-    /** Holds a partition that passed its topic's waiting DDL without delivering anything. */
-    private void holdEmpty(SourcePartition partition) {
+    /** Holds a partition that passed the statement {@code key} without delivering anything. */
+    private void holdEmpty(SourcePartition partition, String key) {
+        holds.computeIfAbsent(partition, x -> new java.util.HashSet<>()).add(key);
+        if (stashed.containsKey(partition)) return;
         stashed.put(partition, new ArrayDeque<>());
         partitionControl.pause(partition);
     }
 
-    /** Runs a topic's held DDL once every assigned partition has passed it, then replays what it held back. */
-    private void releaseIfComplete(String topic) {
-        if (!barrier.complete(topic) && !passedByStore(topic)) return;
-        release(topic);
+    /** Runs every waiting statement of the topic that every assigned partition has passed, until none is left. */
+    private void releaseAll(String topic) {
+        boolean progress = true;
+        while (progress) {
+            progress = false;
+            for (String key : barrier.pendingKeys(topic)) {
+                if (!releasable(topic, key)) continue;
+                if (release(topic, key)) {
+                    progress = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether every assigned partition passed the statement (by its copy, its data or the store), and, for an
+     * uncounted statement, no statement committed before it still waits (their order is their TiCDC commit ts).
+     */
+    private boolean releasable(String topic, String key) {
+        if (!barrier.complete(topic, key) && !passedByStore(topic, key)) return false;
+        HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
+        if (held == null || held.copies > 0) return true;
+        for (HeldDdl other : heldDdls.get(topic).values()) {
+            if (other != held && other.ddl.commitTs() < held.ddl.commitTs()) return false;
+        }
+        return true;
     }
 
     /**
@@ -270,36 +306,38 @@ public final class DdlSequencer {
      *
      * @return whether every assigned partition of the topic has now passed the statement
      */
-    private boolean passedByStore(String topic) {
-        HeldDdl held = heldDdls.get(topic);
+    private boolean passedByStore(String topic, String key) {
+        HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
         if (held == null || held.copies <= 1 || !control.enabled()) return false;
-        java.util.Set<SourcePartition> missing = barrier.missing(topic);
+        Set<SourcePartition> missing = barrier.missing(topic, key);
         if (missing.isEmpty()) return false;
         try {
-            ControlStore.Sending sending = held.sending(topic, barrier, control);
-            Set<Integer> stored = control.arrivals(topic, sending.id());
+            Set<Integer> stored = control.arrivals(topic, held.sending.id());
             for (SourcePartition p : missing) {
                 if (!stored.contains(p.partition())) continue;
-                control.passedWithoutCopy(topic, held.key, p, sending.number());
-                barrier.passed(p);
-                if (!stashed.containsKey(p)) holdEmpty(p);
+                barrier.passed(p, key);
+                holdEmpty(p, key);
             }
         } catch (java.sql.SQLException e) {
             throw new io.cdcconnect.sink.apply.ApplyException("cannot read which partitions passed the DDL at "
                     + held.partition + "@" + held.offset + " from " + config.ddlCheckpointDatabase() + ": "
                     + e.getMessage(), e);
         }
-        return barrier.complete(topic);
+        return barrier.complete(topic, key);
     }
 
-    private void release(String topic) {
-        HeldDdl held = heldDdls.get(topic);
-        Map<SourcePartition, Long> passed = barrier.passed(topic);
-        // every partition that held it was revoked: its new owner runs the statement
+    /** Runs (or learns another task ran) a statement every partition passed; false while other tasks' still wait. */
+    private boolean release(String topic, String key) {
+        Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
+        HeldDdl held = waiting.get(key);
+        Map<SourcePartition, Long> passed = barrier.passed(topic, key);
+        List<PendingRecord> replay = new ArrayList<>();
         if (held == null || passed.isEmpty()) {
-            heldDdls.remove(topic);
-            for (SourcePartition p : barrier.release(topic).keySet()) resumeHeld(p, new ArrayList<>());
-            return;
+            // every partition that held it was revoked: its new owner runs the statement
+            waiting.remove(key);
+            for (SourcePartition p : barrier.release(topic, key).keySet()) unhold(p, key, replay);
+            pipeline.replayFirst().accept(replay);
+            return true;
         }
         Map<SourcePartition, Long> copies = new HashMap<>();
         passed.forEach((p, o) -> {
@@ -310,11 +348,12 @@ public final class DdlSequencer {
             // copies went to several partitions, which may be (or, after a rebalance, may have been) other tasks':
             // all of them must pass it, and one task runs it, once (ddl_run), whichever task holds them
             DdlCoordinator.State state = held.coordinate(topic, barrier, control, runner, config);
-            if (state == DdlCoordinator.State.WAIT) return;
+            if (state == DdlCoordinator.State.WAIT) return false;
             run = state == DdlCoordinator.State.RUN;
         }
-        heldDdls.remove(topic);
-        barrier.release(topic);
+        waiting.remove(key);
+        if (waiting.isEmpty()) heldDdls.remove(topic);
+        barrier.release(topic, key);
         lastReleased.put(topic, held.key);
         // (only an uncounted statement is passed on evidence before its copy: a counted one's partition passes without
         // its copy only when an earlier owner handled the copy, which the checkpoint skips now)
@@ -323,53 +362,58 @@ public final class DdlSequencer {
             if (o < 0 && held.copies == 0) withoutCopy.add(p);
         });
         passedWithoutCopy.put(topic, withoutCopy);
-        warnedAt.remove(topic);
+        warnedAt.remove(topic + '\u0000' + key);
         runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0);
         if (run && held.arrived) held.ran(topic, control);
         // what each partition held goes first, ahead of its records still waiting in the backlog
-        List<PendingRecord> replay = new ArrayList<>();
-        for (SourcePartition p : passed.keySet()) resumeHeld(p, replay);
+        for (SourcePartition p : passed.keySet()) unhold(p, key, replay);
         pipeline.replayFirst().accept(replay);
+        return true;
     }
 
-    private void resumeHeld(SourcePartition p, List<PendingRecord> replay) {
+    /** The partition no longer waits for {@code key}; when it waits for nothing, what it held is replayed. */
+    private void unhold(SourcePartition p, String key, List<PendingRecord> replay) {
+        Set<String> keys = holds.get(p);
+        if (keys != null) {
+            keys.remove(key);
+            if (!keys.isEmpty()) return;
+            holds.remove(p);
+        }
         ArrayDeque<PendingRecord> q = stashed.remove(p);
         if (!pipeline.pausedForBuffer().getAsBoolean()) partitionControl.resume(p);
-        if (q == null) return;
-        replay.addAll(q);
+        if (q != null) replay.addAll(q);
     }
 
     /**
-     * After a poll: a statement waiting on other tasks is asked about again, and one that has waited past
+     * After a poll: statements waiting on other tasks are asked about again, and one that has waited past
      * {@code ddl.barrier.timeout.ms} for partitions that show nothing is reported (a warning each time the timeout
-     * passes again). Nothing here runs a statement: only data lets a partition pass it (docs/ordering.md).
+     * passes again). Nothing here runs a statement out of order: only data lets a partition pass it
+     * (docs/ordering.md).
      *
-     * @return whether a statement still waits (the task asks Connect to call again soon)
+     * @return whether a statement still waits on other tasks (the task asks Connect to call again soon)
      */
     public boolean checkBarriers() {
         long now = System.currentTimeMillis();
+        boolean ask = false;
         for (String topic : barrier.pendingTopics()) {
-            releaseIfComplete(topic);
-            if (!barrier.isPending(topic)) continue;
-            long since = Math.max(barrier.waitingSince(topic), warnedAt.getOrDefault(topic, 0L));
-            if (now - since > config.ddlBarrierTimeoutMs()) {
-                warnedAt.put(topic, now);
-                HeldDdl held = heldDdls.get(topic);
+            releaseAll(topic);
+            for (String key : barrier.pendingKeys(topic)) {
+                HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
+                if (held != null && held.arrived) ask = true;
+                String id = topic + '\u0000' + key;
+                long since = Math.max(barrier.waitingSince(topic, key), warnedAt.getOrDefault(id, 0L));
+                if (now - since <= config.ddlBarrierTimeoutMs()) continue;
+                warnedAt.put(id, now);
                 metrics.ddlWaitTimeout();
                 LOG.warn("The DDL at {} has waited more than {} ms ({}) for partitions {} of this task to pass it{}. It "
                                 + "runs only once every partition has delivered its copy{}: a partition that delivers "
                                 + "nothing holds it (docs/ordering.md)", held == null ? topic
                                 : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
-                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic),
+                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic, key),
                         held != null && held.arrived ? ", or the other tasks to pass it" : "",
                         held != null && held.copies > 0 ? "" : " or a later event or watermark");
             }
         }
-        for (String topic : barrier.pendingTopics()) {
-            // something to ask again about: another task's partitions
-            HeldDdl held = heldDdls.get(topic);
-            if (held != null && held.arrived) return true;
-        }
-        return false;
+        return ask;
     }
 }

@@ -23,8 +23,10 @@ final class HeldDdl {
     final int copies;
     /** {@link DdlBarrier#key}: copies of the statement share it. */
     final String key;
-    /** Which sending of the statement this is ({@link ControlStore#sending}), once asked. */
-    ControlStore.Sending sending;
+    /** Which sending of the statement this is ({@link ControlStore#sending}; null: not coordinated). */
+    final ControlStore.Sending sending;
+    /** The barrier's key of this sending: the statement's key, and the sending's number when coordinated. */
+    final String pendingKey;
     /** Its id in the coordinator's tables. */
     String id;
     /** Whether this task recorded its partitions' arrival with the coordinator. */
@@ -33,9 +35,13 @@ final class HeldDdl {
     private final java.util.Set<SourcePartition> recorded = new java.util.HashSet<>();
     long coordinatedSince;
 
-    HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies) {
+    HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies,
+            ControlStore.Sending sending) {
         this.ddl = ddl;
         this.key = key;
+        this.sending = sending;
+        this.id = sending == null ? null : sending.id();
+        this.pendingKey = pendingKey(key, sending);
         this.partition = partition;
         this.offset = offset;
         this.copies = copies;
@@ -54,20 +60,19 @@ final class HeldDdl {
             if (!arrived) {
                 runner.drainBefore(partition, offset);
                 runner.checkpointApplied();
-                sending = coordinator.sending(topic, key, barrier.passed(topic)); // every copy this task holds
-                id = sending.id();
+                coordinator.sending(topic, key, barrier.passed(topic, pendingKey)); // every copy this task holds
                 // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
                 // that passed it otherwise would never be counted, and every task would wait for good)
-                coordinator.arrive(topic, id, barrier.passed(topic).keySet());
-                recorded.addAll(barrier.passed(topic).keySet());
+                coordinator.arrive(topic, id, barrier.passed(topic, pendingKey).keySet());
+                recorded.addAll(barrier.passed(topic, pendingKey).keySet());
                 arrived = true;
                 coordinatedSince = now;
                 LOG.info("The DDL at {}@{} (sending {}) reached {} of its {} partitions on this task {}; waiting for the "
-                        + "other tasks'", partition, offset, sending.number(), barrier.passed(topic).size(), copies,
-                        barrier.passed(topic));
-            } else if (!recorded.containsAll(barrier.passed(topic).keySet())) {
+                        + "other tasks'", partition, offset, sending.number(), barrier.passed(topic, pendingKey).size(), copies,
+                        barrier.passed(topic, pendingKey));
+            } else if (!recorded.containsAll(barrier.passed(topic, pendingKey).keySet())) {
                 // partitions assigned since, which have passed it too: their rows before it are applied first
-                java.util.Map<SourcePartition, Long> fresh = new java.util.HashMap<>(barrier.passed(topic));
+                java.util.Map<SourcePartition, Long> fresh = new java.util.HashMap<>(barrier.passed(topic, pendingKey));
                 fresh.keySet().removeAll(recorded);
                 runner.drainBefore(partition, offset);
                 runner.checkpointApplied();
@@ -91,13 +96,9 @@ final class HeldDdl {
         }
     }
 
-    /** Which sending this is ({@link ControlStore#sending}), from the copies this task holds so far. */
-    ControlStore.Sending sending(String topic, DdlBarrier barrier, ControlStore coordinator) throws SQLException {
-        if (sending == null) {
-            sending = coordinator.sending(topic, key, barrier.passed(topic));
-            id = sending.id();
-        }
-        return sending;
+    /** The barrier's key of a sending of the statement with {@code key}. */
+    static String pendingKey(String key, ControlStore.Sending sending) {
+        return sending == null ? key : key + "\u0000#" + sending.number();
     }
 
     /** After this task ran it: the other tasks are told. */

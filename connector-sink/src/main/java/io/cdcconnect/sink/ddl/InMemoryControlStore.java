@@ -124,7 +124,7 @@ public final class InMemoryControlStore implements ControlStore {
                         + e.getKey().partition(), k -> new java.util.TreeMap<>());
                 Long n = seen.get(e.getValue());
                 if (n == null) {
-                    n = seen.values().stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+                    n = (long) seen.headMap(e.getValue()).size() + 1;
                     seen.put(e.getValue(), n);
                 }
                 number = Math.max(number, n);
@@ -142,14 +142,6 @@ public final class InMemoryControlStore implements ControlStore {
             if (n == null) return false;
             Object[] run = shared.runs.get(topic + '\u0000' + DdlCoordinator.sendingId(ddlKey, n));
             return run != null && (Boolean) run[2];
-        }
-    }
-
-    @Override
-    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number) {
-        synchronized (shared) {
-            shared.copies.computeIfAbsent(topic + '\u0000' + DdlCoordinator.id(ddlKey) + '\u0000'
-                    + partition.partition(), k -> new java.util.TreeMap<>()).putIfAbsent(-number, number);
         }
     }
 

@@ -75,12 +75,6 @@ public final class JdbcControlStore implements ControlStore {
     }
 
     @Override
-    public void passedWithoutCopy(String topic, String ddlKey, SourcePartition partition, long number)
-            throws SQLException {
-        coordinator.passedWithoutCopy(topic, ddlKey, partition, number);
-    }
-
-    @Override
     public Set<Integer> arrivals(String topic, String ddlId) throws SQLException {
         return coordinator.arrivals(topic, ddlId);
     }

@@ -32,15 +32,15 @@ public interface ControlSql {
 
     /**
      * (connector, topic, statement key, partition, offset, sending): records which sending of a statement a
-     * partition's copy at an offset belongs to (a negative offset: passed without its copy); a repeated one is ignored.
+     * partition's copy at an offset belongs to; a repeated one is ignored.
      */
     String insertCopy();
 
     /** (connector, topic, statement key, partition, offset) -> the sending of that copy. */
     String selectCopy();
 
-    /** (connector, topic, statement key, partition) -> the last sending the partition passed (no row: none). */
-    String lastSending();
+    /** (connector, topic, statement key, partition, offset) -> how many copies the partition delivered before it. */
+    String copiesBefore();
 
     /** (connector, topic, ddl id, partition): records an arrival; a repeated one is ignored. */
     String insertArrival();

@@ -91,9 +91,9 @@ public abstract class StandardControlSql implements ControlSql {
     }
 
     @Override
-    public String lastSending() {
-        return "SELECT MAX(sending) FROM " + table("ddl_copy")
-                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ?";
+    public String copiesBefore() {
+        return "SELECT COUNT(*) FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset < ?";
     }
 
     @Override

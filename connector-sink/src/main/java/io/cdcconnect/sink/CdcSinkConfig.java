@@ -214,10 +214,12 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "max.poll.interval.ms (default 300000).",
                 GROUP_APPLY, ++o, Width.SHORT, "Drain timeout");
         d.define(DDL_BARRIER_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "Longest a DDL statement waits for the other partitions of its topic to pass it (to deliver the "
-                        + "same statement, anything committed after it, or nothing for 2 s) before it runs anyway, with "
-                        + "a warning naming the partitions that did not. Meanwhile the partitions that passed it are "
-                        + "paused. Rows from before it that arrive later meet the new table.",
+                "How long a DDL statement may wait for the other partitions of its topic (and other tasks) to "
+                        + "pass it before the sink warns, naming the partitions that did not, and counts it in "
+                        + "ddl-wait-timeouts-total; the warning repeats each time this passes again. The statement keeps "
+                        + "waiting: it runs only once every partition has delivered its copy (or, from TiCDC, an event "
+                        + "after it), never because time passed (docs/ordering.md). Meanwhile the partitions that passed "
+                        + "it are paused.",
                 GROUP_APPLY, ++o, Width.SHORT, "DDL barrier timeout");
         d.define(DDL_APPLY, Type.LIST, "all", new DdlApplyValidator(), Importance.MEDIUM,
                 "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "

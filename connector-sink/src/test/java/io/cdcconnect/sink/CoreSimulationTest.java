@@ -576,6 +576,21 @@ class CoreSimulationTest {
             fresh.assign(had);
         }
 
+        /**
+         * Partitions no task holds (a failure cut a rebalance short) go to a task, as the group's next rebalance
+         * would give them.
+         */
+        private void assignOrphans() {
+            Set<TopicPartition> owned = new HashSet<>();
+            for (SimTask t : tasks) owned.addAll(t.assignment);
+            Set<TopicPartition> orphans = new HashSet<>();
+            for (int p = 0; p < partitions; p++) {
+                TopicPartition tp = new TopicPartition(TOPIC, p);
+                if (!owned.contains(tp)) orphans.add(tp);
+            }
+            if (!orphans.isEmpty()) tasks.get(r.nextInt(tasks.size())).assign(orphans);
+        }
+
         /** Every task whose backend holds an injected failure is restarted (Connect's restart of a failed task). */
         private void restartFailed() {
             for (SimTask t : new ArrayList<>(tasks)) {
@@ -586,6 +601,7 @@ class CoreSimulationTest {
                     restart(t);
                 }
             }
+            assignOrphans();
         }
     }
 

@@ -74,6 +74,8 @@ public final class DdlSequencer {
     private final Map<String, Set<SourcePartition>> passedWithoutCopy = new HashMap<>();
     /** When the last warning about a statement waiting past ddl.barrier.timeout.ms was logged, per statement. */
     private final Map<String, Long> warnedAt = new HashMap<>();
+    /** Topics whose uncounted statements were warned about. */
+    private final Set<String> uncountedWarned = new java.util.HashSet<>();
     private final SinkMetrics metrics;
     private PartitionControl partitionControl = PartitionControl.NONE;
 
@@ -208,6 +210,14 @@ public final class DdlSequencer {
             // the producer sent it only here, where every row of its table is: nothing to wait for
             runner.apply(ddl, partition, offset, Map.of(), true, false);
             return false;
+        }
+        if (ddlCopies == 0 && uncountedWarned.add(topic)) {
+            LOG.warn("The DDL at {} came without a count of its copies (a TiCDC changefeed): it waits until every "
+                    + "partition of {} this task holds delivers its copy, or an event or watermark after it. Such "
+                    + "statements cannot be agreed between tasks: run one task per topic. TiCDC's Canal-JSON sends a "
+                    + "DDL to partition 0 only, so a row after it on another partition can arrive first: use a "
+                    + "single-partition topic, or the open protocol or Avro (docs/ordering.md)", partition + "@"
+                    + offset, topic);
         }
         // a sending coordinated through the store waits under its own key: a partition that lags may still be at an
         // earlier sending of the same statement while another is at a later one

@@ -85,12 +85,24 @@ class DdlBarrierTest {
         assertTrue(barrier.complete("t"));
     }
 
+    /**
+     * After a rebalance or a restart each partition resumes from its own committed offset: one may still be at an
+     * earlier statement while another is at a later one. Both wait, each completes with its own partitions.
+     */
     @Test
-    void anotherDdlWhileOneIsPendingIsRefused() {
+    void aLaggingPartitionsEarlierStatementWaitsBesideALaterOne() {
         barrier.assign(p0);
         barrier.assign(p1);
-        barrier.arrive(p0, "a", T, 5, 0);
-        assertFalse(barrier.arrive(p1, "b", T - 1, 9, 0));
-        assertEquals(0, barrier.waitingSince("t"), "the first statement still waits");
+        assertTrue(barrier.arrive(p0, "later", T, 9, 0, true));
+        assertTrue(barrier.arrive(p1, "earlier", T - 1, 5, 0, true));
+        assertEquals(List.of("later", "earlier"), barrier.pendingKeys("t"));
+        assertEquals(Set.of(p1), barrier.missing("t", "later"));
+        assertEquals(Set.of(p0), barrier.missing("t", "earlier"));
+        barrier.passed(p0, "earlier"); // the store says p0 passed it before this task received p0
+        assertTrue(barrier.complete("t", "earlier"));
+        assertFalse(barrier.complete("t", "later"));
+        assertEquals(Map.of(p1, 5L, p0, -1L), barrier.release("t", "earlier"));
+        assertEquals(List.of("later"), barrier.pendingKeys("t"));
+        assertEquals(0, barrier.waitingSince("t", "later"));
     }
 }

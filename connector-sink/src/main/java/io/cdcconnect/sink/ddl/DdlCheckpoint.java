@@ -203,7 +203,12 @@ public final class DdlCheckpoint {
                     }
                 }
             }
-            // statements coordinated across tasks will come again: coordinate them again
+            // statements coordinated across tasks will come again: coordinate them again; and rows from before the
+            // last statement on a table are not replays any more (ReplayRules)
+            try (PreparedStatement tables = c.prepareStatement(sql.deleteTableStatements())) {
+                tables.setString(1, connector);
+                tables.executeUpdate();
+            }
             DdlCoordinator.forgetAll(c, dialect, database, connector);
             if (!c.getAutoCommit()) c.commit();
         }

@@ -66,6 +66,11 @@ public interface ControlSql {
     /** {@code table} in this schema, quoted. */
     String table(String table);
 
+    /** (connector): forgets the last statement run on each table ({@code ddl_checkpoint} rows of topic table:...). */
+    default String deleteTableStatements() {
+        return "DELETE FROM " + table("ddl_checkpoint") + " WHERE connector = ? AND topic LIKE 'table:%'";
+    }
+
     /** (connector): forgets what {@code table} holds of a connector. */
     default String deleteConnector(String table) {
         return "DELETE FROM " + table(table) + " WHERE connector = ?";

@@ -268,6 +268,20 @@ public final class ApplyWorker implements Runnable {
 
             @Override
             WorkerSession.Step failed(SQLException e) {
+                if (MissingRowException.in(e)) {
+                    if (!item.safe() && replanOnReplay) {
+                        // the row an update changes is not there: applied again as upserts of the new images
+                        LOG.info("worker {}: {} updates a row the target lacks ({}); applying it in safe mode", id,
+                                txn, e.getMessage());
+                        metrics.replayReplanned();
+                        item = item.inSafeMode();
+                        batches = applier.plan(item);
+                        return WorkerSession.Step.AGAIN;
+                    }
+                    completion.failed(node, new ApplyException("applying " + txn + ": " + e.getMessage()
+                            + " (safe.mode=" + safeModeSetting + "; auto or always apply it as an upsert)", e));
+                    return WorkerSession.Step.STOP;
+                }
                 if (!rowByRow && dialect.rejectsRow(e, item.safe())) {
                     LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "
                             + "find the rows at fault", id, txn, dialect.describe(e));

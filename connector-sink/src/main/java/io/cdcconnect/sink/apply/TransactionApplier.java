@@ -151,8 +151,14 @@ public final class TransactionApplier {
                 Object[] params = batch.params();
                 SqlDialect dialect = builder.dialect();
                 for (int i = 0; i < params.length; i++) dialect.bind(ps, i + 1, params[i]);
-                ps.executeUpdate();
+                int changed = ps.executeUpdate();
                 metrics.executed();
+                if (changed == 0 && batch.kind() == SqlBatch.Kind.UPDATE) {
+                    // outside safe mode (safe mode writes upserts): the row is not there, and the count says so
+                    lease.release();
+                    lease = null;
+                    throw new MissingRowException("no row of " + batch.table() + " matched the update");
+                }
                 lease.release();
             } catch (SQLException e) {
                 // the connection goes on (a rejected row is left out and the next written): free the statement

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * coordination, assembler, conflict detector and offset tracking, driven by a seeded scheduler against a model of the
  * target ({@link SimTarget}) and a model of Connect's consumer (positions, committed offsets, pauses kept across a
  * rebalance as Connect keeps them). Per seed it generates a source history (rows and DDL statements over two tables,
- * under one of three producers: cdc-connect's source with counted DDL copies on every partition, the same under
+ * under one of three producers, or two of cdc-connect's on one topic with clocks apart: cdc-connect's source with counted DDL copies on every partition, the same under
  * partition.rule=table with the copy on the table's partition only, or TiCDC's Open-protocol/Avro with the DDL on
  * every partition, uncounted), re-sends parts of it (source or changefeed restarts), and interleaves puts and empty polls, slow partitions,
  * workers committing in any order, offset commits, eager and cooperative rebalances (a partition may come back to the
@@ -52,7 +52,7 @@ class CoreSimulationTest {
     static final String TOPIC = "sim";
     static final String SRC = "shop";
     static final String DST = "shop_replica";
-    static final List<String> TABLES = List.of("t0", "t1", "hb");
+    static final List<String> TABLES = List.of("t0", "t1", "t2", "hb");
 
     /** Who produced the topic. */
     enum Producer {
@@ -128,6 +128,12 @@ class CoreSimulationTest {
         final List<String> trace = new ArrayList<>();
         final EventEncoder encoder = EventEncoders.create("canal-json", Map.of());
         long clock = 1_000;
+        /**
+         * A second producer writes table t2 to the same topic (cdc-connect's producers only: TiCDC's order is one
+         * changefeed's), its clock behind the first one's: commit ts do not order the topic.
+         */
+        final boolean twoProducers;
+        long clockB = 600;
 
         Run(long seed) {
             this.seed = seed;
@@ -136,6 +142,7 @@ class CoreSimulationTest {
             this.partitions = 1 + r.nextInt(4);
             // without a count, tasks cannot agree on a statement: one task per topic (docs/ordering.md)
             this.taskCount = producer == Producer.TICDC ? 1 : 1 + r.nextInt(2);
+            this.twoProducers = producer != Producer.TICDC && r.nextInt(3) == 0;
             this.target = new SimTarget(new SimWorld(TABLES), DST, r, r.nextInt(3) == 0 ? 20 : 0);
             for (int p = 0; p < partitions; p++) log.add(new ArrayList<>());
             generate();
@@ -149,8 +156,9 @@ class CoreSimulationTest {
             for (int i = 0; i < events; i++) {
                 int before = history.size();
                 int pick = r.nextInt(100);
-                String table = TABLES.get(r.nextInt(2));
-                long ts = tick();
+                boolean second = twoProducers && r.nextInt(3) == 0;
+                String table = second ? "t2" : TABLES.get(r.nextInt(2));
+                long ts = second ? tickB() : tick();
                 if (pick < 10) {
                     SimWorld.Table t = source.table(table);
                     String q = t.columns.contains("c") ? "ALTER TABLE " + table + " DROP COLUMN c"
@@ -186,6 +194,10 @@ class CoreSimulationTest {
 
         private long tick() {
             return (clock += 1 + r.nextInt(3)) << 18;
+        }
+
+        private long tickB() {
+            return (clockB += 1 + r.nextInt(3)) << 18;
         }
 
         private void ddl(List<Sent> history, String table, String query, DdlChange.Kind kind, long ts) {
@@ -490,7 +502,8 @@ class CoreSimulationTest {
                 ts.append("\n  task ").append(t.number).append(" assigned ").append(t.assignment).append(" paused ")
                         .append(t.paused).append(" at ").append(t.position).append(": ").append(t.backend.describe());
             }
-            return ts + "\n  producer " + producer + ", " + partitions + " partitions, " + taskCount + " tasks; trace "
+            return ts + "\n  producer " + producer + (twoProducers ? " (two)" : "") + ", " + partitions + " partitions, "
+                    + taskCount + " tasks; trace "
                     + trace + "\n  statements run " + target.ddlRuns + " from " + target.ddlOrigins + "\n  control "
                     + target.control + "\n  log "
                     + describeLog();

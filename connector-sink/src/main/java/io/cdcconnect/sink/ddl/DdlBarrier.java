@@ -101,22 +101,19 @@ public final class DdlBarrier {
     }
 
     /** As {@link #arrive(SourcePartition, String, long, long, long, boolean)}, for an uncounted statement. */
-    public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis) {
-        return arrive(p, key, commitTs, offset, nowMillis, false);
+    public void arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis) {
+        arrive(p, key, commitTs, offset, nowMillis, false);
     }
 
     /**
      * Records that {@code p} delivered the statement with {@code key} at {@code offset}, starting its wait when it is
      * the first copy; {@code counted}: the producer said to how many partitions it sent the statement, so that only
      * copies show that a partition passed it.
-     *
-     * @return true (kept for callers that test it)
      */
-    public boolean arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis, boolean counted) {
+    public void arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis, boolean counted) {
         Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new LinkedHashMap<>())
                 .computeIfAbsent(key, k -> new Pending(key, commitTs, nowMillis, counted));
         pending.passed.merge(p, offset, Math::max);
-        return true;
     }
 
     /**

@@ -24,11 +24,11 @@ class DdlBarrierTest {
         barrier.assign(p0);
         barrier.assign(p1);
         barrier.assign(other);
-        assertTrue(barrier.arrive(p0, "ddl", T, 5, 0));
+        barrier.arrive(p0, "ddl", T, 5, 0);
         assertTrue(barrier.isPendingStatement("t", "ddl"));
         assertEquals(Set.of(p1), barrier.missing("t"));
         assertFalse(barrier.complete("t"));
-        assertTrue(barrier.arrive(p1, "ddl", T, 7, 0));
+        barrier.arrive(p1, "ddl", T, 7, 0);
         assertTrue(barrier.complete("t"), "partitions of other topics do not count");
         assertEquals(Map.of(p0, 5L, p1, 7L), barrier.release("t"));
         assertFalse(barrier.isPending("t"));
@@ -59,11 +59,11 @@ class DdlBarrierTest {
     void aStatementWithCountedCopiesWaitsForTheCopiesOnly() {
         barrier.assign(p0);
         barrier.assign(p1);
-        assertTrue(barrier.arrive(p0, "ddl", T, 5, 0, true));
+        barrier.arrive(p0, "ddl", T, 5, 0, true);
         assertFalse(barrier.showsPassed(p1, T + 1, false), "a later row is no evidence when copies are counted");
         assertFalse(barrier.showsPassed(p1, T + 1, true), "nor is a watermark");
         assertFalse(barrier.complete("t"));
-        assertTrue(barrier.arrive(p1, "ddl", T, 9, 0, true));
+        barrier.arrive(p1, "ddl", T, 9, 0, true);
         assertTrue(barrier.complete("t"));
     }
 
@@ -93,8 +93,8 @@ class DdlBarrierTest {
     void aLaggingPartitionsEarlierStatementWaitsBesideALaterOne() {
         barrier.assign(p0);
         barrier.assign(p1);
-        assertTrue(barrier.arrive(p0, "later", T, 9, 0, true));
-        assertTrue(barrier.arrive(p1, "earlier", T - 1, 5, 0, true));
+        barrier.arrive(p0, "later", T, 9, 0, true);
+        barrier.arrive(p1, "earlier", T - 1, 5, 0, true);
         assertEquals(List.of("later", "earlier"), barrier.pendingKeys("t"));
         assertEquals(Set.of(p1), barrier.missing("t", "later"));
         assertEquals(Set.of(p0), barrier.missing("t", "earlier"));

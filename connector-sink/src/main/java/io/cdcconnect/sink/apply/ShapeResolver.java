@@ -84,15 +84,21 @@ public final class ShapeResolver implements TableShapes {
                 s = RowShape.of(table, tables.get(targetSchema, table.table()), dialect);
             }
         } catch (SQLException | IllegalArgumentException e) {
-            String message = "cannot apply rows of " + table + " from " + partition.where(offset) + " to "
-                    + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
-            if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
-                throw new RowRejectedException(message, e);
-            }
-            throw new ApplyException(message, e);
+            throw unusable(table, partition, offset, targetSchema, e);
         }
         shapes.put(key, s);
         return s;
+    }
+
+    /** Why rows of {@code table} cannot be applied: the row's fault (rejected), or the target's (an outage). */
+    private ApplyException unusable(TableInfo table, SourcePartition partition, long offset, String targetSchema,
+                                    Exception e) {
+        String message = "cannot apply rows of " + table + " from " + partition.where(offset) + " to "
+                + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
+        if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
+            return new RowRejectedException(message, e);
+        }
+        return new ApplyException(message, e);
     }
 
     @Override
@@ -101,12 +107,7 @@ public final class ShapeResolver implements TableShapes {
         try {
             return RowShape.projected(table, tables.get(targetSchema, table.table()), dialect);
         } catch (SQLException | IllegalArgumentException e) {
-            String message = "cannot apply rows of " + table + " from " + partition.where(offset) + " to "
-                    + dialect.qualified(targetSchema, table.table()) + ": " + e.getMessage();
-            if (e instanceof IllegalArgumentException || dialect.rejectsRow((SQLException) e, false)) {
-                throw new RowRejectedException(message, e);
-            }
-            throw new ApplyException(message, e);
+            throw unusable(table, partition, offset, targetSchema, e);
         }
     }
 

@@ -41,11 +41,12 @@ final class ApplyStage implements ApplyBackend {
      *
      * @param release   bytes of a committed transaction, which leave the buffer
      * @param onFailure after the first failure is kept (wakes the task thread)
-     * @param rejected  where rows the target rejects go, as set now
+     * @param rejected     where rows the target rejects go, as set now
+     * @param tableChanges tables a DDL statement changed: the workers drop their cached statements of them
      */
     void start(String name, WorkerPool.Settings settings, HikariDataSource dataSource, StatementCachePolicy cachePolicy,
                TransactionApplier applier, SinkMetrics metrics, LongConsumer release, Runnable onFailure,
-               Supplier<RejectedRows> rejected) {
+               Supplier<RejectedRows> rejected, io.cdcconnect.sink.stmtcache.TableChanges tableChanges) {
         ApplyWorker.Completion completion = new ApplyWorker.Completion() {
             @Override
             public void applied(ConflictDetector.Node<WorkItem> node) {
@@ -74,7 +75,7 @@ final class ApplyStage implements ApplyBackend {
                     public void report(SourcePartition partition, long offset, String reason, Throwable cause) {
                         rejected.get().report(partition, offset, reason, cause);
                     }
-                });
+                }, tableChanges);
     }
 
     /** Waits until every dispatched transaction is applied; false when the timeout passed first. */

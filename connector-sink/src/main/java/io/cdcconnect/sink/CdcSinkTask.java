@@ -104,12 +104,15 @@ public final class CdcSinkTask extends SinkTask {
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = MetricsJmx.taskId(props, connector, this);
-        decoder = RecordDecoders.forConfig(config);
-        decodeStage = new DecodeStage(() -> RecordDecoders.forConfig(config), config.decodeThreads(),
-                "cdc-sink-" + connector + "-" + taskId);
+
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
         decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
         metrics = jmx ? SinkMetrics.jmx(connector, taskId) : SinkMetrics.inMemory(connector, taskId);
+        // records a decoder skips on purpose count in this task's metrics
+        io.cdcconnect.sink.decode.SkippedRecords skipped = io.cdcconnect.sink.decode.SkippedRecords.counted(metrics);
+        decoder = RecordDecoders.forConfig(config, skipped);
+        decodeStage = new DecodeStage(() -> RecordDecoders.forConfig(config, skipped), config.decodeThreads(),
+                "cdc-sink-" + connector + "-" + taskId);
         try {
             reporter = context != null ? context.errantRecordReporter() : null;
         } catch (NoSuchMethodError | NoClassDefFoundError e) {

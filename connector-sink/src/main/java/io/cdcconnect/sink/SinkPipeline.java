@@ -175,7 +175,10 @@ public final class SinkPipeline implements AutoCloseable {
         RetryPolicy retry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(),
                 dialect::retryable);
         ShapeResolver shapes = new ShapeResolver(ds, dialect, schemaMap, retry, metrics::retry);
-        DdlApplier applier = new DdlApplier(ds, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported);
+        // what a DDL changed reaches every worker's statement cache
+        io.cdcconnect.sink.stmtcache.TableChanges tableChanges = new io.cdcconnect.sink.stmtcache.TableChanges();
+        DdlApplier applier = new DdlApplier(ds, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported,
+                tableChanges);
         DdlExecutor executor = DdlExecutor.of(applier, schemaMap, retry, metrics::retry);
         TableAutoCreator tables = new TableAutoCreator(config.autoCreate(), config.autoEvolve(), applier,
                 DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(), dialect.systemSchemas()), shapes,
@@ -191,7 +194,7 @@ public final class SinkPipeline implements AutoCloseable {
         stage.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
                         p.safeMode.mode().configName()), ds, cachePolicy,
                 new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,
-                p::release, p::wake, p::rejectedRows);
+                p::release, p::wake, p::rejectedRows, tableChanges);
         LOG.info("Sink pipeline connected to {} (dialect {}, largest statement {} bytes, prepared statements allowed {}):"
                         + " {} workers, statement cache {} per connection, safe.mode={}", limits.version(), dialect.name(),
                 limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),

@@ -33,7 +33,8 @@ public final class WorkerPool implements AutoCloseable {
     public static WorkerPool start(String name, Settings settings, HikariDataSource dataSource,
                                    StatementCachePolicy cachePolicy, TransactionApplier applier,
                                    BlockingQueue<ConflictDetector.Node<WorkItem>> ready,
-                                   ApplyWorker.Completion completion, SinkMetrics metrics, RejectedRows rejections) {
+                                   ApplyWorker.Completion completion, SinkMetrics metrics, RejectedRows rejections,
+                                   TableChanges tableChanges) {
         ApplyWorker.ConnectionSource connections = new ApplyWorker.ConnectionSource() {
             @Override
             public Connection get() throws SQLException {
@@ -45,7 +46,6 @@ public final class WorkerPool implements AutoCloseable {
                 dataSource.evictConnection(broken);
             }
         };
-        TableChanges tableChanges = TableChanges.of(dataSource);
         WorkerPool pool = new WorkerPool();
         for (int i = 0; i < settings.workers(); i++) {
             ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, tableChanges, applier, ready, completion,

@@ -34,6 +34,7 @@ public final class DdlApplier {
             "(?i)(IDENTIFIED\\s+(?:WITH\\s+\\S+\\s+)?(?:BY|AS)\\s+(?:PASSWORD\\s*)?|PASSWORD\\s*\\(\\s*)('(?:[^'\\\\]|\\\\.|'')*'|\"(?:[^\"\\\\]|\\\\.)*\")");
 
     private final DataSource dataSource;
+    private final TableChanges tableChanges;
     private final SqlDialect dialect;
     private final boolean skipUnsupported;
     private final Runnable onUnsupported;
@@ -43,6 +44,13 @@ public final class DdlApplier {
      *                        with a warning (and {@code onUnsupported} counts it) instead of failing the task
      */
     public DdlApplier(DataSource dataSource, SqlDialect dialect, boolean skipUnsupported, Runnable onUnsupported) {
+        this(dataSource, dialect, skipUnsupported, onUnsupported, new TableChanges());
+    }
+
+    /** @param tableChanges what the workers' statement caches learn of the tables a statement changed */
+    public DdlApplier(DataSource dataSource, SqlDialect dialect, boolean skipUnsupported, Runnable onUnsupported,
+                      TableChanges tableChanges) {
+        this.tableChanges = tableChanges;
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.skipUnsupported = skipUnsupported;
@@ -94,13 +102,13 @@ public final class DdlApplier {
      * ran (or failed, or another task ran it), before any later row is dispatched.
      */
     public void evictStatements(DdlChange ddl, String targetSchema, Map<String, String> schemaMap) {
-        TableChanges.of(dataSource).ddlRan(ddl.query(), targetSchema, db -> schemaMap.getOrDefault(db, db),
+        tableChanges.ddlRan(ddl.query(), targetSchema, db -> schemaMap.getOrDefault(db, db),
                 dialect::qualified);
     }
 
     /** As {@link #evictStatements(DdlChange, String, Map)} for a statement known to change {@code table} only. */
     public void evictStatements(String targetSchema, String table) {
-        TableChanges.of(dataSource).tablesChanged(List.of(dialect.qualified(targetSchema, table)));
+        tableChanges.tablesChanged(List.of(dialect.qualified(targetSchema, table)));
     }
 
     /** As {@link #applyWithRetry}, once. */

@@ -22,16 +22,17 @@ public final class RecordDecoders {
         return java.time.ZoneId.of(sessionZone);
     }
 
-    /**
-     * The decoder of {@code config}'s input format. Records it skips on purpose count in the metrics of the sink task
-     * the settings start ({@link SkippedRecords#ofTask}): call it on the task's thread, as the task's start() does.
-     */
+    /** The decoder of {@code config}'s input format; records it skips on purpose are logged only. */
     public static RecordDecoder forConfig(CdcSinkConfig config) {
+        return forConfig(config, SkippedRecords.logged());
+    }
+
+    /** The decoder of {@code config}'s input format; records it skips on purpose go to {@code skipped}. */
+    public static RecordDecoder forConfig(CdcSinkConfig config, SkippedRecords skipped) {
         WireFormat format = config.inputWireFormat();
         if (format == WireFormat.DEBEZIUM) {
             // Declared in the registry as decoded by the sink: Debezium envelopes arrive as Connect Structs.
-            return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()),
-                    SkippedRecords.ofTask(config.originals()));
+            return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()), skipped);
         }
         if (!format.codecDecoded()) {
             throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format.configName(),
@@ -42,8 +43,7 @@ public final class RecordDecoders {
             throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
                     "input.format=" + format + " needs the schema registry's URL");
         }
-        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone(),
-                SkippedRecords.ofTask(config.originals()));
+        return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone(), skipped);
     }
 
     /** Whether the decoder of a format that needs a schema registry is told where it is. */

@@ -36,19 +36,9 @@ public final class SkippedRecords {
         return new SkippedRecords(() -> null);
     }
 
-    /**
-     * Counted in the metrics of the sink task these settings start. A task makes its decoders in {@code start()}, on
-     * its own thread and before its metrics: they are found by connector and task number when a record is skipped,
-     * the number read as {@link MetricsJmx#taskId} reads it (from {@code task.id} or the task's thread name).
-     */
-    public static SkippedRecords ofTask(Map<String, ?> props) {
-        Object name = props.get("name");
-        String connector = name == null ? "cdc-sink" : name.toString();
-        Object id = props.get("task.id");
-        // without task.id, outside a task thread, taskId falls back to an identity no one else has: logged only
-        String task = MetricsJmx.taskId(id == null ? Map.of() : Map.of("task.id", id.toString()), connector,
-                new Object());
-        return new SkippedRecords(() -> SinkMetrics.live(connector, task));
+    /** Counted in {@code metrics} (a task's) and logged. */
+    public static SkippedRecords counted(SinkMetrics metrics) {
+        return new SkippedRecords(() -> metrics);
     }
 
     /**

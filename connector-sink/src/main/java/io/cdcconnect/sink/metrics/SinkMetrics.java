@@ -107,11 +107,6 @@ public final class SinkMetrics implements AutoCloseable {
     /** Why records were skipped so far: each reason is logged once per task (see {@link #recordSkipped}). */
     private final Set<String> skipReasons = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
-    /** The registry key of a task's metrics made by {@link #jmx}, or null (in memory only). */
-    private final String liveKey;
-
-    /** The metrics of running tasks by connector and task (see {@link #live}). */
-    private static final Map<String, SinkMetrics> LIVE = new ConcurrentHashMap<>();
 
     private SinkMetrics(String connector, String task, boolean jmx) {
         set = new MetricSet("cdc-connect sink task " + task + " of " + connector, METRICS);
@@ -141,20 +136,6 @@ public final class SinkMetrics implements AutoCloseable {
         });
         registration = jmx ? MetricsJmx.register(MetricsJmx.taskName(MetricsJmx.SINK_TASK, connector, task), set)
                 : null;
-        liveKey = jmx ? liveKey(connector, task) : null;
-        if (liveKey != null) LIVE.put(liveKey, this); // a restarted task takes the name over, as with its MBean
-    }
-
-    private static String liveKey(String connector, String task) {
-        return connector + '\u0000' + task;
-    }
-
-    /**
-     * The metrics of sink task {@code task} of {@code connector} while it runs, or null: for the parts of a task made
-     * before its metrics or without a reference to them (the record decoders count skipped records here).
-     */
-    public static SinkMetrics live(String connector, String task) {
-        return LIVE.get(liveKey(connector, task));
     }
 
     /** The task's metrics, visible over JMX until {@link #close()}. */
@@ -266,6 +247,5 @@ public final class SinkMetrics implements AutoCloseable {
     @Override
     public void close() {
         if (registration != null) registration.close();
-        if (liveKey != null) LIVE.remove(liveKey, this);
     }
 }

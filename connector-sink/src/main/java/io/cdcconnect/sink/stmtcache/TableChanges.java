@@ -1,11 +1,9 @@
 package io.cdcconnect.sink.stmtcache;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BinaryOperator;
@@ -23,13 +21,10 @@ import java.util.function.UnaryOperator;
  * thread the statements of the tables changed since (all of them after a statement whose tables are unknown). A
  * worker applies rows dispatched after the DDL ran, so it sees the change before it writes the table again.
  *
- * <p>One per connection pool ({@link #of}): the DDL side and the workers share the pool, and the statements live on
- * its connections. Tables are named as the dialect quotes them, {@code schema.table} ({@code SqlBatch#table}),
+ * <p>One per pipeline, which hands it to the DDL side and to the workers, whose connections hold the statements. Tables are named as the dialect quotes them, {@code schema.table} ({@code SqlBatch#table}),
  * compared without case (an eviction too many costs one prepare).
  */
 public final class TableChanges {
-
-    private static final Map<Object, TableChanges> BY_POOL = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final AtomicLong epoch = new AtomicLong();
     /** The epoch of each table's last change. */
@@ -37,12 +32,7 @@ public final class TableChanges {
     /** The epoch of the last change of unknown tables (every statement goes). */
     private volatile long allChangedAt;
 
-    /** The changes of the statements cached on {@code pool}'s connections (the pool's DataSource, by identity). */
-    public static TableChanges of(Object pool) {
-        return BY_POOL.computeIfAbsent(pool, p -> new TableChanges());
-    }
-
-    /** A record of its own (a cache no DDL reaches, tests). */
+    /** One per pipeline: its DDL side ({@code DdlApplier}) and its workers' caches share it. */
     public TableChanges() {
     }
 

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * rebalance as Connect keeps them). Per seed it generates a source history (rows and DDL statements over two tables,
  * under one of three producers, or two of cdc-connect's on one topic with clocks apart: cdc-connect's source with counted DDL copies on every partition, the same under
  * partition.rule=table with the copy on the table's partition only, or TiCDC's Open-protocol/Avro with the DDL on
- * every partition, uncounted), re-sends parts of it (source or changefeed restarts), and interleaves puts and empty polls, slow partitions,
+ * every partition, uncounted), re-sends parts of it (source or changefeed restarts), creates a second topic for a new table in a third of the seeds (the group rebalances to take it), and interleaves puts and empty polls, slow partitions,
  * workers committing in any order, offset commits, eager and cooperative rebalances (a partition may come back to the
  * same task), task kills with a restart from the committed offsets, and commits whose acknowledgement is lost.
  *
@@ -50,9 +50,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 class CoreSimulationTest {
 
     static final String TOPIC = "sim";
+    /** A second topic, created when its first message is written (a new table's topic): table t3 lives there. */
+    static final String TOPIC2 = "sim2";
     static final String SRC = "shop";
     static final String DST = "shop_replica";
-    static final List<String> TABLES = List.of("t0", "t1", "t2", "hb");
+    static final List<String> TABLES = List.of("t0", "t1", "t2", "t3", "hb");
 
     /** Who produced the topic. */
     enum Producer {
@@ -69,7 +71,10 @@ class CoreSimulationTest {
     }
 
     /** One message as produced. */
-    record Sent(ChangeEvent event, int partition, int copies) {
+    record Sent(ChangeEvent event, String topic, int partition, int copies) {
+        Sent(ChangeEvent event, int partition, int copies) {
+            this(event, TOPIC, partition, copies);
+        }
     }
 
     @Test
@@ -91,10 +96,17 @@ class CoreSimulationTest {
         long first = Long.getLong("sim.first", 0L);
         long start = System.nanoTime();
         int runs = 0;
+        int newTopics = 0;
+        int twoProducerSeeds = 0;
+        int resends = 0;
         for (long seed = one >= 0 ? one : first; seed < (one >= 0 ? one + 1 : first + seeds); seed++) {
             String problem;
             try {
-                problem = new Run(seed).run();
+                Run run = new Run(seed);
+                problem = run.run();
+                if (run.topic2Created) newTopics++;
+                if (run.twoProducers) twoProducerSeeds++;
+                if (!run.trace.stream().noneMatch(t -> t.startsWith("resend"))) resends++;
             } catch (RuntimeException | AssertionError e) {
                 StringBuilder trace = new StringBuilder(e.toString());
                 for (StackTraceElement el : e.getStackTrace()) trace.append("\n  at ").append(el);
@@ -106,7 +118,9 @@ class CoreSimulationTest {
                         + "-Dsim.seed=" + seed + "): " + problem);
             }
         }
-        System.out.printf("CoreSimulationTest: %d seeds in %.1f s%n", runs, (System.nanoTime() - start) / 1e9);
+        System.out.printf("CoreSimulationTest: %d seeds in %.1f s (%d with a topic created mid-run, %d with two producers "
+                + "on one topic, %d with re-sends)%n", runs, (System.nanoTime() - start) / 1e9, newTopics,
+                twoProducerSeeds, resends);
     }
 
     /** One seed's world, history and schedule. */
@@ -118,6 +132,13 @@ class CoreSimulationTest {
         final int taskCount;
         /** The log: per partition, the records as produced. */
         final List<List<SinkRecord>> log = new ArrayList<>();
+        /** The second topic's partitions (see {@link #TOPIC2}), once created. */
+        final List<List<SinkRecord>> log2 = new ArrayList<>();
+        final boolean newTopic;
+        final int partitions2;
+        boolean topic2Created;
+        /** The second topic was created: the group rebalances soon, as the consumer's metadata refresh finds it. */
+        boolean rebalanceSoon;
         /** Messages generated and not yet produced, in order. */
         final List<Sent> toProduce = new ArrayList<>();
         int produced;
@@ -143,8 +164,11 @@ class CoreSimulationTest {
             // without a count, tasks cannot agree on a statement: one task per topic (docs/ordering.md)
             this.taskCount = producer == Producer.TICDC ? 1 : 1 + r.nextInt(2);
             this.twoProducers = producer != Producer.TICDC && r.nextInt(3) == 0;
+            this.newTopic = r.nextInt(3) == 0;
+            this.partitions2 = 1 + r.nextInt(3);
             this.target = new SimTarget(new SimWorld(TABLES), DST, r, r.nextInt(3) == 0 ? 20 : 0);
             for (int p = 0; p < partitions; p++) log.add(new ArrayList<>());
+            for (int p = 0; p < partitions2; p++) log2.add(new ArrayList<>());
             generate();
         }
 
@@ -157,7 +181,8 @@ class CoreSimulationTest {
                 int before = history.size();
                 int pick = r.nextInt(100);
                 boolean second = twoProducers && r.nextInt(3) == 0;
-                String table = second ? "t2" : TABLES.get(r.nextInt(2));
+                boolean other = !second && newTopic && i > 3 && r.nextInt(3) == 0;
+                String table = second ? "t2" : other ? "t3" : TABLES.get(r.nextInt(2));
                 long ts = second ? tickB() : tick();
                 if (pick < 10) {
                     SimWorld.Table t = source.table(table);
@@ -189,6 +214,14 @@ class CoreSimulationTest {
                 source.apply(ins);
                 history.add(new Sent(ins, p, 0));
             }
+            if (newTopic) {
+                for (int p = 0; p < partitions2; p++) {
+                    long id = p + 1_000L * partitions2 + 500_000L;
+                    RowChange ins = RowChange.insert(source.info(SRC, "hb"), new Object[]{id, "end"}, ts);
+                    source.apply(ins);
+                    history.add(new Sent(ins, TOPIC2, p, 0));
+                }
+            }
             toProduce.addAll(history);
         }
 
@@ -203,13 +236,15 @@ class CoreSimulationTest {
         private void ddl(List<Sent> history, String table, String query, DdlChange.Kind kind, long ts) {
             DdlChange d = new DdlChange(SRC, table, query, kind, ts);
             source.run(query);
+            String topic = topicOf(table);
+            int n = partitionsOf(topic);
             switch (producer) {
                 case COUNTED -> {
-                    for (int p = 0; p < partitions; p++) history.add(new Sent(d, p, partitions));
+                    for (int p = 0; p < n; p++) history.add(new Sent(d, topic, p, n));
                 }
-                case TABLE -> history.add(new Sent(d, tablePartition(table), 1));
+                case TABLE -> history.add(new Sent(d, topic, tablePartition(table), 1));
                 case TICDC -> {
-                    for (int p = 0; p < partitions; p++) history.add(new Sent(d, p, 0));
+                    for (int p = 0; p < n; p++) history.add(new Sent(d, topic, p, 0));
                 }
             }
         }
@@ -232,7 +267,7 @@ class CoreSimulationTest {
                 change = RowChange.delete(info, image(info, current, id), ts);
             }
             source.apply(change);
-            history.add(new Sent(change, partitionOf(table, id), 0));
+            history.add(new Sent(change, topicOf(table), partitionOf(table, id), 0));
         }
 
         private Object[] image(TableInfo info, long id, String v) {
@@ -254,11 +289,34 @@ class CoreSimulationTest {
         }
 
         private int partitionOf(String table, long id) {
-            return producer == Producer.TABLE ? tablePartition(table) : (int) (id % partitions);
+            return producer == Producer.TABLE ? tablePartition(table) : (int) (id % partitionsOf(topicOf(table)));
         }
 
         private int tablePartition(String table) {
-            return Math.abs(table.hashCode()) % partitions;
+            return Math.abs(table.hashCode()) % partitionsOf(topicOf(table));
+        }
+
+        private static String topicOf(String table) {
+            return table.equals("t3") ? TOPIC2 : TOPIC;
+        }
+
+        private int partitionsOf(String topic) {
+            return topic.equals(TOPIC2) ? partitions2 : partitions;
+        }
+
+        /** What the topic holds in a partition. */
+        private List<SinkRecord> records(TopicPartition tp) {
+            return (tp.topic().equals(TOPIC2) ? log2 : log).get(tp.partition());
+        }
+
+        /** Every partition of the topics that exist now. */
+        private List<TopicPartition> allPartitions() {
+            List<TopicPartition> out = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) out.add(new TopicPartition(TOPIC, p));
+            if (topic2Created) {
+                for (int p = 0; p < partitions2; p++) out.add(new TopicPartition(TOPIC2, p));
+            }
+            return out;
         }
 
         static String key(DdlChange d) {
@@ -269,11 +327,16 @@ class CoreSimulationTest {
         private void produce(int n) {
             for (int i = 0; i < n && produced < toProduce.size(); i++, produced++) {
                 Sent s = toProduce.get(produced);
-                List<SinkRecord> partition = log.get(s.partition());
-                for (EncodedMessage m : encoder.encode(TOPIC, s.event())) {
+                if (s.topic().equals(TOPIC2) && !topic2Created) {
+                    topic2Created = true;
+                    rebalanceSoon = true;
+                    trace.add("topic " + TOPIC2 + " created");
+                }
+                List<SinkRecord> partition = records(new TopicPartition(s.topic(), s.partition()));
+                for (EncodedMessage m : encoder.encode(s.topic(), s.event())) {
                     ConnectHeaders headers = new ConnectHeaders();
                     if (s.copies() > 0) headers.addString(KafkaHeaders.DDL_PARTITIONS, Integer.toString(s.copies()));
-                    partition.add(new SinkRecord(TOPIC, s.partition(), null, m.key(), null, m.value(),
+                    partition.add(new SinkRecord(s.topic(), s.partition(), null, m.key(), null, m.value(),
                             partition.size(), null, TimestampType.NO_TIMESTAMP_TYPE, headers));
                 }
             }
@@ -366,12 +429,12 @@ class CoreSimulationTest {
             /** One poll: up to a few records from some unpaused partitions, then put() (also when empty). */
             void poll() {
                 List<SinkRecord> batch = new ArrayList<>();
-                List<TopicPartition> order = new ArrayList<>(new TreeSet<>(assignment.stream()
-                        .map(tp -> tp.partition()).toList()).stream().map(p -> new TopicPartition(TOPIC, p)).toList());
+                List<TopicPartition> order = new ArrayList<>(assignment);
+                order.sort(java.util.Comparator.comparing(TopicPartition::toString));
                 java.util.Collections.shuffle(order, r);
                 for (TopicPartition tp : order) {
                     if (paused.contains(tp) || r.nextInt(4) == 0) continue; // a slow partition
-                    List<SinkRecord> records = log.get(tp.partition());
+                    List<SinkRecord> records = records(tp);
                     long pos = position.get(tp);
                     int n = r.nextInt(4);
                     for (int i = 0; i < n && pos < records.size(); i++, pos++) batch.add(records.get((int) pos));
@@ -423,7 +486,11 @@ class CoreSimulationTest {
                 if (calm) target.calm();
                 int pick = r.nextInt(100);
                 try {
-                    if (produced < toProduce.size() && pick < 25) {
+                    if (rebalanceSoon && pick < 30) {
+                        rebalanceSoon = false;
+                        trace.add("step " + steps + ": rebalance for the new topic");
+                        rebalance(r.nextBoolean());
+                    } else if (produced < toProduce.size() && pick < 25) {
                         produce(1 + r.nextInt(6));
                     } else if (pick < 60) {
                         live().get(r.nextInt(live().size())).poll();
@@ -466,7 +533,7 @@ class CoreSimulationTest {
             }
             if (!quiescent()) {
                 return "no progress within " + bound + " steps: committed " + new TreeMap<>(committed.entrySet()
-                        .stream().collect(java.util.stream.Collectors.toMap(e -> e.getKey().partition(),
+                        .stream().collect(java.util.stream.Collectors.toMap(e -> e.getKey().toString(),
                                 Map.Entry::getValue))) + " of " + ends() + ", paused " + pausedNow() + context();
             }
             if (!target.world.equals(source)) {
@@ -535,15 +602,15 @@ class CoreSimulationTest {
                 t.backend.step(Integer.MAX_VALUE);
                 t.commit();
             }
-            for (int p = 0; p < partitions; p++) {
-                if (committed.getOrDefault(new TopicPartition(TOPIC, p), 0L) < log.get(p).size()) return false;
+            for (TopicPartition tp : allPartitions()) {
+                if (committed.getOrDefault(tp, 0L) < records(tp).size()) return false;
             }
             return true;
         }
 
-        private List<Integer> ends() {
-            List<Integer> out = new ArrayList<>();
-            for (List<SinkRecord> p : log) out.add(p.size());
+        private Map<String, Integer> ends() {
+            Map<String, Integer> out = new TreeMap<>();
+            for (TopicPartition tp : allPartitions()) out.put(tp.toString(), records(tp).size());
             return out;
         }
 
@@ -560,8 +627,8 @@ class CoreSimulationTest {
             Map<Integer, Set<TopicPartition>> next = new LinkedHashMap<>();
             for (SimTask t : tasks) next.put(t.number, new HashSet<>());
             List<SimTask> order = new ArrayList<>(tasks);
-            for (int p = 0; p < partitions; p++) {
-                next.get(order.get(r.nextInt(order.size())).number).add(new TopicPartition(TOPIC, p));
+            for (TopicPartition tp : allPartitions()) {
+                next.get(order.get(r.nextInt(order.size())).number).add(tp);
             }
             if (eager) {
                 for (SimTask t : tasks) t.revoke(new HashSet<>(t.assignment));
@@ -597,8 +664,7 @@ class CoreSimulationTest {
             Set<TopicPartition> owned = new HashSet<>();
             for (SimTask t : tasks) owned.addAll(t.assignment);
             Set<TopicPartition> orphans = new HashSet<>();
-            for (int p = 0; p < partitions; p++) {
-                TopicPartition tp = new TopicPartition(TOPIC, p);
+            for (TopicPartition tp : allPartitions()) {
                 if (!owned.contains(tp)) orphans.add(tp);
             }
             if (!orphans.isEmpty()) tasks.get(r.nextInt(tasks.size())).assign(orphans);

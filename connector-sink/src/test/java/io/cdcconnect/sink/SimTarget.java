@@ -149,11 +149,8 @@ final class SimTarget {
 
         @Override
         public RowShape shapeOf(TableInfo table, SourcePartition partition, long offset) {
-            SimWorld.Table t = world.table(table.table());
+            SimWorld.Table t = table(table, partition, offset);
             String where = partition.where(offset);
-            if (t == null) {
-                throw new ShapeResolver.RowRejectedException("table " + table + " does not exist (" + where + ")", null);
-            }
             TargetTable target = target(table, t);
             try {
                 return RowShape.of(table, target);
@@ -164,12 +161,17 @@ final class SimTarget {
 
         @Override
         public RowShape projectedShapeOf(TableInfo table, SourcePartition partition, long offset) {
+            return RowShape.projected(table, target(table, table(table, partition, offset)), null);
+        }
+
+        /** The model's table of a row, or the rejection the target would give. */
+        private SimWorld.Table table(TableInfo table, SourcePartition partition, long offset) {
             SimWorld.Table t = world.table(table.table());
-            String where = partition.where(offset);
             if (t == null) {
-                throw new ShapeResolver.RowRejectedException("table " + table + " does not exist (" + where + ")", null);
+                throw new ShapeResolver.RowRejectedException("table " + table + " does not exist ("
+                        + partition.where(offset) + ")", null);
             }
-            return RowShape.projected(table, target(table, t), null);
+            return t;
         }
 
         private TargetTable target(TableInfo table, SimWorld.Table t) {

@@ -25,9 +25,6 @@ public interface ControlStore {
     /** The offset through which a DDL left {@code partition} committed downstream, or -1. */
     long appliedThrough(SourcePartition partition);
 
-    /** The commit ts of the last DDL statement that ran from {@code partition} (0: none known). */
-    long lastDdlTs(SourcePartition partition);
-
     /**
      * Records durably that every record through {@code offsets} (per partition) is committed downstream; a statement
      * with commit ts {@code ddlCommitTs} came from {@code ddlPartitions} (none: a checkpoint between statements).

@@ -108,7 +108,8 @@ public final class DdlBarrier {
     /**
      * Records that {@code p} delivered the statement with {@code key} at {@code offset}, starting its wait when it is
      * the first copy; {@code counted}: the producer said to how many partitions it sent the statement, so that only
-     * copies show that a partition passed it.
+     * copies show that a partition passed it. {@code nowMillis} only dates the wait for the warning after
+     * {@code ddl.barrier.timeout.ms}: no decision reads it.
      */
     public void arrive(SourcePartition p, String key, long commitTs, long offset, long nowMillis, boolean counted) {
         Pending pending = pendingByTopic.computeIfAbsent(p.topic(), t -> new LinkedHashMap<>())
@@ -144,36 +145,9 @@ public final class DdlBarrier {
         if (s != null) s.passed.putIfAbsent(p, -1L);
     }
 
-    /**
-     * Records that {@code p} passed every statement waiting on its topic without delivering a copy (a test's shortcut;
-     * the sequencer names the statement).
-     */
-    public void passed(SourcePartition p) {
-        for (String key : pendingKeys(p.topic())) passed(p, key);
-    }
-
-    /** Whether {@code p} passed the statement with {@code key}. */
-    public boolean hasPassed(SourcePartition p, String key) {
-        Map<String, Pending> pending = pendingByTopic.get(p.topic());
-        Pending s = pending == null ? null : pending.get(key);
-        return s != null && s.passed.containsKey(p);
-    }
-
-    /** True when every assigned partition of the topic has passed its (first) waiting statement. */
-    public boolean complete(String topic) {
-        List<String> keys = pendingKeys(topic);
-        return !keys.isEmpty() && complete(topic, keys.get(0));
-    }
-
     /** True when every assigned partition of the topic has passed the statement with {@code key}. */
     public boolean complete(String topic, String key) {
         return isPendingStatement(topic, key) && missing(topic, key).isEmpty();
-    }
-
-    /** Assigned partitions of the topic that have not passed its (first) waiting statement. */
-    public Set<SourcePartition> missing(String topic) {
-        List<String> keys = pendingKeys(topic);
-        return keys.isEmpty() ? new LinkedHashSet<>() : missing(topic, keys.get(0));
     }
 
     /** Assigned partitions of the topic that have not passed the statement with {@code key}. */
@@ -186,12 +160,6 @@ public final class DdlBarrier {
             if (p.topic().equals(topic) && !s.passed.containsKey(p)) out.add(p);
         }
         return out;
-    }
-
-    /** The partitions that passed the topic's (first) waiting statement so far. */
-    public Map<SourcePartition, Long> passed(String topic) {
-        List<String> keys = pendingKeys(topic);
-        return keys.isEmpty() ? Map.of() : passed(topic, keys.get(0));
     }
 
     /** The partitions that passed the statement with {@code key} so far, with the offset of their copy (-1: none). */
@@ -208,12 +176,6 @@ public final class DdlBarrier {
         return s == null ? -1 : s.since;
     }
 
-    /** Since when (epoch ms) the topic's (first) statement waits, or -1. */
-    public long waitingSince(String topic) {
-        List<String> keys = pendingKeys(topic);
-        return keys.isEmpty() ? -1 : waitingSince(topic, keys.get(0));
-    }
-
     /**
      * Ends the waiting statement with {@code key}; returns the partitions that passed it, in order, with the offset
      * of their copy of the statement (-1 for those that passed it another way).
@@ -223,12 +185,6 @@ public final class DdlBarrier {
         Pending s = pending == null ? null : pending.remove(key);
         if (pending != null && pending.isEmpty()) pendingByTopic.remove(topic);
         return s == null ? Map.of() : s.passed;
-    }
-
-    /** Ends the topic's (first) waiting statement. */
-    public Map<SourcePartition, Long> release(String topic) {
-        List<String> keys = pendingKeys(topic);
-        return keys.isEmpty() ? Map.of() : release(topic, keys.get(0));
     }
 
     /** Topics with a statement waiting. */

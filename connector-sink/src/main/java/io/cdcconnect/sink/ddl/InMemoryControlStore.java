@@ -19,7 +19,6 @@ public final class InMemoryControlStore implements ControlStore {
     /** What the JDBC store keeps in the target's tables, shared by every task of a connector. */
     public static final class Shared {
         private final Map<SourcePartition, Long> through = new HashMap<>();
-        private final Map<SourcePartition, Long> ddlTs = new HashMap<>();
         private final Map<String, TableDdl> tableDdl = new HashMap<>();
         /** topic, statement key, partition -> offset of each copy (negative: passed without it) -> sending. */
         private final Map<String, java.util.TreeMap<Long, Long>> copies = new HashMap<>();
@@ -27,15 +26,6 @@ public final class InMemoryControlStore implements ControlStore {
         private final Map<String, Set<Integer>> arrivals = new HashMap<>();
         /** topic, id -> claimant instance, claimed partition, done (ddl_run). */
         private final Map<String, Object[]> runs = new HashMap<>();
-
-        /** Forgets a partition's checkpoint (offsets reset), as {@link DdlCheckpoint#rewind} does. */
-        public synchronized void rewind(SourcePartition p) {
-            through.remove(p);
-            ddlTs.remove(p);
-            copies.clear();
-            arrivals.clear();
-            runs.clear();
-        }
 
         @Override
         public synchronized String toString() {
@@ -49,10 +39,6 @@ public final class InMemoryControlStore implements ControlStore {
             return b.toString();
         }
 
-        /** How many statements ran (done in ddl_run), for checks. */
-        public synchronized long runsDone() {
-            return runs.values().stream().filter(r -> (Boolean) r[2]).count();
-        }
     }
 
     private final Shared shared;
@@ -75,18 +61,8 @@ public final class InMemoryControlStore implements ControlStore {
     }
 
     @Override
-    public long lastDdlTs(SourcePartition partition) {
-        synchronized (shared) {
-            return shared.ddlTs.getOrDefault(partition, 0L);
-        }
-    }
-
-    @Override
     public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions) {
         synchronized (shared) {
-            for (SourcePartition p : ddlPartitions) {
-                if (ddlCommitTs > 0) shared.ddlTs.merge(p, ddlCommitTs, Math::max);
-            }
             offsets.forEach((p, o) -> shared.through.merge(p, o, Math::max));
         }
     }

@@ -33,11 +33,6 @@ public final class JdbcControlStore implements ControlStore {
     }
 
     @Override
-    public long lastDdlTs(SourcePartition partition) {
-        return checkpoint.lastDdlTs(partition);
-    }
-
-    @Override
     public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions) {
         checkpoint.record(offsets, ddlCommitTs, ddlPartitions);
     }

@@ -26,11 +26,11 @@ class DdlBarrierTest {
         barrier.assign(other);
         barrier.arrive(p0, "ddl", T, 5, 0);
         assertTrue(barrier.isPendingStatement("t", "ddl"));
-        assertEquals(Set.of(p1), barrier.missing("t"));
-        assertFalse(barrier.complete("t"));
+        assertEquals(Set.of(p1), barrier.missing("t", "ddl"));
+        assertFalse(barrier.complete("t", "ddl"));
         barrier.arrive(p1, "ddl", T, 7, 0);
-        assertTrue(barrier.complete("t"), "partitions of other topics do not count");
-        assertEquals(Map.of(p0, 5L, p1, 7L), barrier.release("t"));
+        assertTrue(barrier.complete("t", "ddl"), "partitions of other topics do not count");
+        assertEquals(Map.of(p0, 5L, p1, 7L), barrier.release("t", "ddl"));
         assertFalse(barrier.isPending("t"));
     }
 
@@ -45,9 +45,9 @@ class DdlBarrierTest {
         assertTrue(barrier.showsPassed(p1, T, true), "a watermark at the DDL: everything up to it has arrived");
         assertTrue(barrier.showsPassed(p1, T + 1, false));
         assertFalse(barrier.showsPassed(other, T + 1, false), "no DDL waits on the other topic");
-        barrier.passed(p1);
-        assertTrue(barrier.complete("t"));
-        assertEquals(List.of(p0, p1), List.copyOf(barrier.release("t").keySet()));
+        barrier.passed(p1, "ddl");
+        assertTrue(barrier.complete("t", "ddl"));
+        assertEquals(List.of(p0, p1), List.copyOf(barrier.release("t", "ddl").keySet()));
     }
 
     /**
@@ -62,9 +62,9 @@ class DdlBarrierTest {
         barrier.arrive(p0, "ddl", T, 5, 0, true);
         assertFalse(barrier.showsPassed(p1, T + 1, false), "a later row is no evidence when copies are counted");
         assertFalse(barrier.showsPassed(p1, T + 1, true), "nor is a watermark");
-        assertFalse(barrier.complete("t"));
+        assertFalse(barrier.complete("t", "ddl"));
         barrier.arrive(p1, "ddl", T, 9, 0, true);
-        assertTrue(barrier.complete("t"));
+        assertTrue(barrier.complete("t", "ddl"));
     }
 
     @Test
@@ -73,7 +73,7 @@ class DdlBarrierTest {
         barrier.assign(p1);
         barrier.arrive(p0, "ddl", 0, 5, 0);
         assertFalse(barrier.showsPassed(p1, T, false));
-        assertFalse(barrier.complete("t"));
+        assertFalse(barrier.complete("t", "ddl"));
     }
 
     @Test
@@ -82,7 +82,7 @@ class DdlBarrierTest {
         barrier.assign(p1);
         barrier.arrive(p0, "ddl", T, 5, 0);
         barrier.unassign(p1);
-        assertTrue(barrier.complete("t"));
+        assertTrue(barrier.complete("t", "ddl"));
     }
 
     /**

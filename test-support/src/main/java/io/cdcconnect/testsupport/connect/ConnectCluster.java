@@ -201,6 +201,12 @@ public final class ConnectCluster implements AutoCloseable {
                     .header("Content-Type", "application/json");
             b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
             HttpResponse<String> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            // A worker answers 409 while the group rebalances ("no known leader URL"); Connect's own clients ask again.
+            for (int attempt = 1; resp.statusCode() == 409 && attempt <= 40; attempt++) {
+                LOG.info("{} {} answered 409 during a rebalance, asking again ({}/40)", method, path, attempt);
+                sleep(500);
+                resp = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            }
             if (resp.statusCode() >= 300) {
                 throw new IllegalStateException(method + " " + path + " answered " + resp.statusCode() + ": " + resp.body());
             }
@@ -236,6 +242,11 @@ public final class ConnectCluster implements AutoCloseable {
                     .PUT(HttpRequest.BodyPublishers.ofString(body))
                     .build();
             HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+            for (int attempt = 1; resp.statusCode() == 409 && attempt <= 40; attempt++) {
+                LOG.info("PUT /connectors/{}/config answered 409 during a rebalance, asking again ({}/40)", name, attempt);
+                sleep(500);
+                resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+            }
             if (resp.statusCode() >= 300) {
                 throw new IllegalStateException("PUT /connectors/" + name + "/config answered " + resp.statusCode()
                         + ": " + resp.body());

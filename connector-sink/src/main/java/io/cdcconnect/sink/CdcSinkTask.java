@@ -366,10 +366,17 @@ public final class CdcSinkTask extends SinkTask {
                 continue;
             }
             String target = ddl.schema().isEmpty() ? "" : pipeline.targetSchema(ddl.schema());
-            DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target);
+            DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target, pipeline::targetSchema, db -> true);
             switch (d.verdict()) {
                 case APPLY -> {
-                    if (out != null) out.add(ddl);
+                    // onwards the stream carries the statement as the sink writes it, not the message's text
+                    String canonical = d.statement().canonical();
+                    if (!canonical.equals(ddl.query())) {
+                        if (out == null) out = new java.util.ArrayList<>(events.subList(0, i));
+                        out.add(new DdlChange(ddl.schema(), ddl.table(), canonical, ddl.kind(), ddl.commitTs()));
+                    } else if (out != null) {
+                        out.add(ddl);
+                    }
                 }
                 case SKIP -> {
                     LOG.warn("Skipped a {} statement at topic {}, partition {}, offset {}: {}", d.kind().settingName(),

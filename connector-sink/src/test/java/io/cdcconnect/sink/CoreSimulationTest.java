@@ -553,7 +553,8 @@ class CoreSimulationTest {
                 }
             }
             Map<String, List<String>> ran = new TreeMap<>();
-            for (String k : target.ddlRuns) {
+            for (String run : target.ddlRuns) {
+                String k = run.replace("`", "");
                 String table = k.split(" ")[3].equals("TABLE") ? k.split(" ")[4] : k.split(" ")[3];
                 ran.computeIfAbsent(table, x -> new ArrayList<>()).add(k);
             }

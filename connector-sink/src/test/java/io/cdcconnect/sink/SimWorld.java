@@ -118,7 +118,8 @@ final class SimWorld {
      * c, TRUNCATE TABLE t. A change already in effect does nothing, as the sink treats one on a real target.
      */
     void run(String query) {
-        String[] w = query.split(" ");
+        // the sink writes the statement out itself: names in backquotes
+        String[] w = query.replace("`", "").split(" ");
         if (w[0].equals("TRUNCATE")) {
             tables.get(w[2]).rows.clear();
         } else if (w[3].equals("ADD")) {

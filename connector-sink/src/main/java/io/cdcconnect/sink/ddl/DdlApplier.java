@@ -4,6 +4,9 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;
+import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 import io.cdcconnect.sink.stmtcache.TableChanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +29,6 @@ import java.util.regex.Pattern;
 public final class DdlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
-    private static final Pattern DATABASE_DDL = Pattern.compile(
-            "^\\s*(/\\*.*?\\*/\\s*)*(CREATE|DROP|ALTER)\\s+(DATABASE|SCHEMA)\\b(\\s+IF\\s+(NOT\\s+)?EXISTS)?"
-                    + "\\s*(`((?:[^`]|``)+)`|([^\\s;`]+))?", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-
     private static final Pattern SECRET = Pattern.compile(
             "(?i)(IDENTIFIED\\s+(?:WITH\\s+\\S+\\s+)?(?:BY|AS)\\s+(?:PASSWORD\\s*)?|PASSWORD\\s*\\(\\s*)('(?:[^'\\\\]|\\\\.|'')*'|\"(?:[^\"\\\\]|\\\\.)*\")");
 
@@ -119,12 +118,17 @@ public final class DdlApplier {
 
     private Outcome run(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                         String origin, boolean quiet) throws SQLException {
-        java.util.regex.Matcher db = DATABASE_DDL.matcher(ddl.query());
-        boolean databaseLevel = db.find();
-        String named = !databaseLevel ? null : db.group(7) != null ? db.group(7).replace("``", "`") : db.group(8);
+        ParsedDdl statement;
+        try {
+            statement = MySqlDdlParser.parse(ddl.query());
+        } catch (RefusedDdlException e) {
+            // the stream's statements were read before they got here; the sink's own (auto-create) as well
+            throw new SQLException("DDL from " + origin + " is not run: " + e.getMessage() + " -- statement: "
+                    + redact(ddl.query()), "42000");
+        }
+        String named = statement.database();
         // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
-        if (databaseLevel && (renamed || (named != null && schemaMap.containsKey(named)
-                && !schemaMap.get(named).equals(named)))) {
+        if (named != null && (renamed || (schemaMap.containsKey(named) && !schemaMap.get(named).equals(named)))) {
             LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
                     targetSchema, origin);
             return Outcome.SKIPPED;
@@ -135,7 +139,7 @@ public final class DdlApplier {
             dialect.setNetworkTimeout(c, 0);
             c.setAutoCommit(true);
             try {
-                List<String> ran = dialect.applyDdl(st, ddl, targetSchema, schemaMap);
+                List<String> ran = dialect.applyDdl(st, ddl, statement, targetSchema, schemaMap);
                 if (quiet) {
                     LOG.debug("Ran {} in {} as {}", redact(ddl.query()), dialect.quote(targetSchema),
                             redact(String.join("; ", ran)));

@@ -1,25 +1,28 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
+
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * What DDL text from a Kafka message the sink may run ({@code ddl.apply}). Whoever can write to the topic must not be
- * able to run anything on the target but the schema change the message describes, so the text is checked, whatever
- * the policy, before it reaches the server:
+ * able to run anything on the target but the schema change the message describes, so whatever the policy:
  * <ul>
- *   <li>it is one statement (a {@code ;} may only end it) of a known kind: CREATE/ALTER/DROP/TRUNCATE/RENAME TABLE,
- *   CREATE/DROP INDEX, CREATE/ALTER/DROP DATABASE. Anything else (GRANT, CREATE USER, SET, routines, triggers, events,
- *   views, INSERT, LOAD DATA, ...) is refused;</li>
- *   <li>no executable comment ({@code /*! ... *}{@code /}, {@code /*M! ...}) that the server would run and this check
- *   would not see; TiDB's feature comments ({@code /*T![auto_rand] ...}, {@code /*T![clustered_index] ...}) are
- *   allowed, without a {@code ;} inside;</li>
- *   <li>no {@code SELECT} (CREATE TABLE ... SELECT copies data the message did not carry);</li>
- *   <li>no name in the server's own databases (mysql, information_schema, performance_schema, sys) or in the sink's
- *   DDL checkpoint database, and no statement run in one of them.</li>
+ *   <li>the text is read by {@link MySqlDdlParser}, on a maintained MySQL grammar, into one statement of a known kind
+ *   (CREATE/ALTER/DROP/TRUNCATE/RENAME TABLE, CREATE/DROP INDEX, CREATE/ALTER/DROP DATABASE), with its clauses, table
+ *   options and expression functions from allow-lists; anything else is refused, and what runs is written out by the
+ *   sink from the statement, never the text;</li>
+ *   <li>no database it would change, after schema.map, is a server's own (mysql, information_schema,
+ *   performance_schema, sys, the target dialect's) or the sink's control database, or outside the databases the
+ *   configuration lets messages change.</li>
  * </ul>
  * A statement that passes is then run only when its kind is in the policy; a kind left out is skipped (logged and
  * counted), a statement that fails the check is refused (dead-letter queue, or the task fails naming the record).
@@ -39,8 +42,11 @@ public final class DdlPolicy {
 
     public enum Verdict { APPLY, SKIP, REFUSE }
 
-    /** The outcome for one statement; {@code kind} is null when it is of no known kind. */
-    public record Decision(Verdict verdict, Kind kind, String reason) {
+    /**
+     * The outcome for one statement; {@code kind} is null when it is of no known kind, {@code statement} null when the
+     * text did not read as one.
+     */
+    public record Decision(Verdict verdict, Kind kind, String reason, ParsedDdl statement) {
     }
 
     private static final Set<String> SYSTEM_DATABASES = Set.of("mysql", "information_schema", "performance_schema",
@@ -108,216 +114,37 @@ public final class DdlPolicy {
 
     /** The check, then the policy, for {@code sql} to be run in {@code targetDatabase} (may be empty). */
     public Decision decide(String sql, String targetDatabase) {
-        Scan scan;
-        try {
-            scan = Scan.of(sql);
-        } catch (IllegalArgumentException e) {
-            return new Decision(Verdict.REFUSE, null, e.getMessage());
-        }
-        if (targetDatabase != null && protectedDatabases.contains(targetDatabase.toLowerCase(Locale.ROOT))) {
-            return new Decision(Verdict.REFUSE, null, "it would run in `" + targetDatabase + "`, which no message may "
-                    + "change");
-        }
-        for (String db : scan.qualifiers) {
-            if (protectedDatabases.contains(db)) {
-                return new Decision(Verdict.REFUSE, null, "it names `" + db + "`, which no message may change");
-            }
-        }
-        if (scan.words.contains("SELECT")) {
-            return new Decision(Verdict.REFUSE, null, "it copies data with SELECT, which no change event carries");
-        }
-        Kind k = classify(scan.words);
-        if (k == null) {
-            String head = String.join(" ", scan.words.subList(0, Math.min(3, scan.words.size())));
-            return new Decision(Verdict.REFUSE, null, "'" + head + " ...' is not a schema change the sink runs");
-        }
-        if ((k == Kind.DROP_DATABASE || k == Kind.CREATE_DATABASE || k == Kind.ALTER_DATABASE)) {
-            String named = scan.databaseName();
-            if (named != null && protectedDatabases.contains(named)) {
-                return new Decision(Verdict.REFUSE, k, "it names `" + named + "`, which no message may change");
-            }
-        }
-        if (!allowed.contains(k)) {
-            return new Decision(Verdict.SKIP, k, k.settingName() + " is not in ddl.apply");
-        }
-        return new Decision(Verdict.APPLY, k, null);
-    }
-
-    private static Kind classify(List<String> w) {
-        if (w.isEmpty()) return null;
-        int i = 0;
-        String first = w.get(i++);
-        switch (first) {
-            case "CREATE" -> {
-                while (i < w.size() && (w.get(i).equals("UNIQUE") || w.get(i).equals("FULLTEXT")
-                        || w.get(i).equals("SPATIAL") || w.get(i).equals("OR") || w.get(i).equals("REPLACE"))) {
-                    if (w.get(i).equals("OR") || w.get(i).equals("REPLACE")) return null; // CREATE OR REPLACE ...
-                    i++;
-                }
-                String what = i < w.size() ? w.get(i) : "";
-                return switch (what) {
-                    case "TABLE" -> Kind.CREATE_TABLE;
-                    case "INDEX" -> Kind.CREATE_INDEX;
-                    case "DATABASE", "SCHEMA" -> Kind.CREATE_DATABASE;
-                    default -> null; // TEMPORARY TABLE, USER, VIEW, PROCEDURE, FUNCTION, TRIGGER, EVENT, SERVER, ...
-                };
-            }
-            case "ALTER" -> {
-                while (i < w.size() && (w.get(i).equals("ONLINE") || w.get(i).equals("IGNORE"))) i++;
-                String what = i < w.size() ? w.get(i) : "";
-                return switch (what) {
-                    case "TABLE" -> Kind.ALTER_TABLE;
-                    case "DATABASE", "SCHEMA" -> Kind.ALTER_DATABASE;
-                    default -> null;
-                };
-            }
-            case "DROP" -> {
-                String what = i < w.size() ? w.get(i) : "";
-                return switch (what) {
-                    case "TABLE" -> Kind.DROP_TABLE;
-                    case "INDEX" -> Kind.DROP_INDEX;
-                    case "DATABASE", "SCHEMA" -> Kind.DROP_DATABASE;
-                    default -> null; // TEMPORARY TABLE, USER, VIEW, ...
-                };
-            }
-            case "TRUNCATE" -> {
-                return Kind.TRUNCATE_TABLE;
-            }
-            case "RENAME" -> {
-                return i < w.size() && w.get(i).equals("TABLE") ? Kind.RENAME_TABLE : null;
-            }
-            default -> {
-                return null;
-            }
-        }
+        return decide(sql, targetDatabase, UnaryOperator.identity(), database -> true);
     }
 
     /**
-     * The statement's bare words (upper case, outside quotes and comments), the databases it qualifies names with,
-     * and its identifiers in order; fails on a second statement or an executable comment.
+     * The check, then the policy, for {@code sql} from a message of a database that maps to {@code targetDatabase}
+     * (may be empty): the text is read by {@link MySqlDdlParser} (which refuses what is not one schema change it can
+     * write out again), then every database it would change, after {@code mapSchema}, must be neither protected nor
+     * outside {@code permitted}.
      */
-    static final class Scan {
-        final List<String> words = new ArrayList<>();
-        final Set<String> qualifiers = new java.util.HashSet<>();
-        /** Identifiers and words in order (identifiers unquoted, lower case), for the database of a DATABASE DDL. */
-        final List<String> names = new ArrayList<>();
-
-        static Scan of(String sql) {
-            Scan s = new Scan();
-            s.run(sql);
-            return s;
+    public Decision decide(String sql, String targetDatabase, UnaryOperator<String> mapSchema,
+                           Predicate<String> permitted) {
+        ParsedDdl statement;
+        try {
+            statement = MySqlDdlParser.parse(sql);
+        } catch (RefusedDdlException e) {
+            return new Decision(Verdict.REFUSE, null, e.getMessage(), null);
         }
-
-        String databaseName() {
-            // CREATE/ALTER/DROP DATABASE|SCHEMA [IF [NOT] EXISTS] name
-            for (int i = 0; i < names.size(); i++) {
-                String n = names.get(i);
-                if (n.equals("database") || n.equals("schema")) {
-                    int j = i + 1;
-                    while (j < names.size() && (names.get(j).equals("if") || names.get(j).equals("not")
-                            || names.get(j).equals("exists"))) j++;
-                    return j < names.size() ? names.get(j) : null;
-                }
+        Kind k = statement.kind();
+        for (String db : statement.targetSchemas(targetDatabase, mapSchema)) {
+            if (protectedDatabases.contains(db.toLowerCase(Locale.ROOT))) {
+                return new Decision(Verdict.REFUSE, k, "it would change `" + db + "`, which no message may change",
+                        statement);
             }
-            return null;
-        }
-
-        private void run(String sql) {
-            int n = sql.length();
-            int i = 0;
-            boolean ended = false;
-            String lastIdent = null;
-            while (i < n) {
-                char c = sql.charAt(i);
-                if (Character.isWhitespace(c)) {
-                    i++;
-                    continue;
-                }
-                if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                    int end = sql.indexOf("*/", i + 2);
-                    if (end < 0) throw new IllegalArgumentException("an unterminated comment");
-                    String body = sql.substring(i + 2, end);
-                    if (body.startsWith("!") || body.startsWith("M!")) {
-                        throw new IllegalArgumentException("an executable comment (/*!...*/) the server would run");
-                    }
-                    if (body.startsWith("T!")) {
-                        if (body.indexOf(';') >= 0) {
-                            throw new IllegalArgumentException("a second statement inside a TiDB comment");
-                        }
-                        if (!body.startsWith("T![")) {
-                            throw new IllegalArgumentException("a TiDB executable comment without a feature id");
-                        }
-                    }
-                    i = end + 2;
-                    continue;
-                }
-                if (c == '#' || (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-'
-                        && (i + 2 >= n || Character.isWhitespace(sql.charAt(i + 2))))) {
-                    int end = sql.indexOf('\n', i);
-                    i = end < 0 ? n : end + 1;
-                    continue;
-                }
-                if (ended) throw new IllegalArgumentException("a second statement after ';'");
-                if (c == ';') {
-                    ended = true;
-                    i++;
-                    continue;
-                }
-                if (c == '\'' || c == '"' || c == '`') {
-                    int j = i + 1;
-                    StringBuilder v = new StringBuilder();
-                    while (true) {
-                        if (j >= n) throw new IllegalArgumentException("an unterminated quoted text");
-                        char d = sql.charAt(j);
-                        if (d == '\\' && c != '`' && j + 1 < n) {
-                            v.append(sql.charAt(j + 1));
-                            j += 2;
-                            continue;
-                        }
-                        if (d == c) {
-                            if (j + 1 < n && sql.charAt(j + 1) == c) {
-                                v.append(c);
-                                j += 2;
-                                continue;
-                            }
-                            break;
-                        }
-                        v.append(d);
-                        j++;
-                    }
-                    if (c == '`') {
-                        lastIdent = v.toString().toLowerCase(Locale.ROOT);
-                        names.add(lastIdent);
-                    } else {
-                        lastIdent = null;
-                    }
-                    i = j + 1;
-                    continue;
-                }
-                if (c == '.') {
-                    if (lastIdent != null) qualifiers.add(lastIdent);
-                    lastIdent = null;
-                    i++;
-                    continue;
-                }
-                if (Character.isLetterOrDigit(c) || c == '_' || c == '$' || c > 127) {
-                    int j = i;
-                    while (j < n) {
-                        char d = sql.charAt(j);
-                        if (!(Character.isLetterOrDigit(d) || d == '_' || d == '$' || d > 127)) break;
-                        j++;
-                    }
-                    String word = sql.substring(i, j);
-                    words.add(word.toUpperCase(Locale.ROOT));
-                    lastIdent = word.toLowerCase(Locale.ROOT);
-                    names.add(lastIdent);
-                    i = j;
-                    continue;
-                }
-                lastIdent = null;
-                i++;
+            if (!permitted.test(db)) {
+                return new Decision(Verdict.REFUSE, k, "it would change `" + db + "`, which is not a database "
+                        + "schema.map or schema.include lets messages change", statement);
             }
-            if (words.isEmpty()) throw new IllegalArgumentException("no statement");
         }
+        if (!allowed.contains(k)) {
+            return new Decision(Verdict.SKIP, k, k.settingName() + " is not in ddl.apply", statement);
+        }
+        return new Decision(Verdict.APPLY, k, null, statement);
     }
 }

@@ -160,13 +160,15 @@ public interface SqlDialect {
     // ---- DDL ------------------------------------------------------------------------------------------------------
 
     /**
-     * Runs the MySQL statement of {@code ddl} (as the stream carries it) in {@code targetSchema}, translated where the
-     * target speaks another language, qualified names rewritten by {@code schemaMap}.
+     * Runs {@code statement}, read from the text of {@code ddl}, in {@code targetSchema}: written out by the sink for
+     * this target (translated where it speaks another language), qualified names rewritten by {@code schemaMap}. The
+     * message's text itself never runs.
      *
      * @return the statements run, for the log
      * @throws UnsupportedDdlException when the target has no translation for the statement
      */
-    List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
+    List<String> applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl statement,
+                          String targetSchema, Map<String, String> schemaMap)
             throws SQLException;
 
     /** The SQL of the sink's own tables (DDL checkpoint, cross-task coordination) in {@code schema}. */

@@ -1,5 +1,9 @@
 package io.cdcconnect.sink.stmtcache;
 
+import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -60,19 +64,24 @@ public final class TableChanges {
      */
     public List<String> ddlRan(String mysqlDdl, String targetSchema, UnaryOperator<String> mapSchema,
                                BinaryOperator<String> qualify) {
-        List<DdlTables.Name> names = DdlTables.changedBy(mysqlDdl);
+        List<ParsedDdl.TableRef> names;
+        try {
+            names = MySqlDdlParser.parse(mysqlDdl).changedTables();
+        } catch (RefusedDdlException e) {
+            names = null;
+        }
         if (names == null) {
             everythingChanged();
             return null;
         }
         List<String> tables = new java.util.ArrayList<>(names.size());
-        for (DdlTables.Name n : names) {
+        for (ParsedDdl.TableRef n : names) {
             String schema = n.schema() == null ? targetSchema : mapSchema.apply(n.schema());
             if (schema == null || schema.isEmpty()) {
                 everythingChanged();
                 return null;
             }
-            tables.add(qualify.apply(schema, n.table()));
+            tables.add(qualify.apply(schema, n.name()));
         }
         tablesChanged(tables);
         return tables;

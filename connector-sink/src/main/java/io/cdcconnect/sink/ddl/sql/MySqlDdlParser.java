@@ -260,6 +260,10 @@ public final class MySqlDdlParser {
                         && "TEMPORARY".equalsIgnoreCase(t.getText())) {
                     throw new RefusedDdlException("temporary tables belong to a session, not to the stream");
                 }
+                if (ddl.getChild(i) instanceof ParserRuleContext r && rule(r).equals("OrReplace")) {
+                    throw new RefusedDdlException("CREATE OR REPLACE drops what it replaces; the stream says DROP "
+                            + "and CREATE");
+                }
             }
             walk(ddl);
             return new ParsedDdl(kind, tables, database, schemas, columns, options, pieces);

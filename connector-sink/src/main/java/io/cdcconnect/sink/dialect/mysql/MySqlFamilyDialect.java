@@ -19,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -297,8 +298,8 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     }
 
     @Override
-    public List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
-            throws SQLException {
+    public List<String> applyDdl(Statement st, DdlChange ddl, ParsedDdl parsed, String targetSchema,
+                                 Map<String, String> schemaMap) throws SQLException {
         if (!targetSchema.isEmpty()) {
             try {
                 st.execute("USE " + quote(targetSchema));
@@ -307,7 +308,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 // unknown database: only a statement that creates it can run
             }
         }
-        String statement = MySqlDdlRewriter.renameSchemas(ddl.query(), schemaMap);
+        String statement = parsed.mysql(db -> schemaMap.getOrDefault(db, db), writesTiDbFeatures());
         st.execute(statement);
         return List.of(statement);
     }
@@ -345,6 +346,11 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     @Override
     public boolean ddlAlreadyApplied(SQLException e) {
         return MySqlErrors.DDL_ALREADY_APPLIED.contains(e.getErrorCode());
+    }
+
+    /** Whether DDL keeps TiDB's feature comments ({@code /*T![clustered_index] ...}): for TiDB targets only. */
+    protected boolean writesTiDbFeatures() {
+        return false;
     }
 
     /** Text between the VALUES list and {@code ON DUPLICATE KEY UPDATE} (a row alias), or empty. */

@@ -19,6 +19,12 @@ public final class TiDbDialect extends MySqlFamilyDialect {
         return "tidb";
     }
 
+    /** TiCDC writes TiDB's feature comments (clustered indexes, AUTO_RANDOM, ...); TiDB reads them. */
+    @Override
+    protected boolean writesTiDbFeatures() {
+        return true;
+    }
+
     @Override
     protected String insertedValue(String quotedColumn) {
         return "VALUES(" + quotedColumn + ")";

@@ -310,20 +310,29 @@ public final class PostgresDialect extends StandardSqlDialect {
     }
 
     @Override
-    public List<String> applyDdl(Statement st, DdlChange ddl, String targetSchema, Map<String, String> schemaMap)
-            throws SQLException {
-        PostgresDdl.Translation t = PostgresDdl.translate(ddl.query(), targetSchema,
+    public List<String> applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl parsed,
+                                 String targetSchema, Map<String, String> schemaMap) throws SQLException {
+        // translated from the statement as the sink writes it (no comment, its own quoting), not the message's text
+        String mysql = parsed.canonical();
+        PostgresDdl.Translation t = PostgresDdl.translate(mysql, targetSchema,
                 db -> schemaMap.getOrDefault(db, db));
         if (t.unsupported() != null) throw new UnsupportedDdlException(t.unsupported());
         for (String w : t.warnings()) LOG.warn("DDL {} in \"{}\" (commitTs {}): {}", ddl.kind(), targetSchema,
                 ddl.commitTs(), w);
         List<String> ran = new ArrayList<>(t.statements().size() + 1);
         // a database of the stream is a schema here: the first statement that creates something in it creates it
-        if (!targetSchema.isEmpty() && !t.statements().isEmpty() && CREATES.matcher(ddl.query()).lookingAt()) {
-            ran.add("CREATE SCHEMA IF NOT EXISTS " + quote(targetSchema));
+        if (!targetSchema.isEmpty() && !t.statements().isEmpty() && CREATES.matcher(mysql).lookingAt()) {
+            String schema = "CREATE SCHEMA IF NOT EXISTS " + quote(targetSchema);
+            try {
+                st.execute(schema);
+            } catch (SQLException e) {
+                // two tasks creating it at once: the loser's IF NOT EXISTS meets the winner's catalog row
+                if (!PostgresErrors.catalogRace(e)) throw e;
+            }
+            ran.add(schema);
         }
+        for (String s : t.statements()) st.execute(s);
         ran.addAll(t.statements());
-        for (String s : ran) st.execute(s);
         return ran;
     }
 
@@ -354,7 +363,7 @@ public final class PostgresDialect extends StandardSqlDialect {
 
     @Override
     public boolean ddlAlreadyApplied(SQLException e) {
-        return PostgresErrors.DDL_ALREADY_APPLIED.contains(PostgresErrors.state(e));
+        return PostgresErrors.DDL_ALREADY_APPLIED.contains(PostgresErrors.state(e)) || PostgresErrors.catalogRace(e);
     }
 
     /** "error 23505: duplicate key value ...": PostgreSQL's vendor code is always 0, its SQLSTATE says it all. */

@@ -38,6 +38,16 @@ final class PostgresErrors {
     static final Set<String> DDL_ALREADY_APPLIED = Set.of("42P07", "42701", "42P06", "42710", "42P01", "42703",
             "42704");
 
+    /**
+     * Two sessions creating the same object at once ({@code CREATE ... IF NOT EXISTS}): the later one fails with 23505
+     * on one of the catalog's own unique indexes ({@code pg_namespace_nspname_index}, {@code pg_type_typname_nsp_index},
+     * ...) instead of finding the object there. The object exists: the statement's work is done.
+     */
+    static boolean catalogRace(SQLException e) {
+        String m = e.getMessage();
+        return UNIQUE_VIOLATION.equals(state(e)) && m != null && m.contains("constraint \"pg_");
+    }
+
     private static final Pattern COLUMN = Pattern.compile("column \"((?:[^\"]|\"\")+)\"");
 
     private PostgresErrors() {

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,6 +57,18 @@ class MySqlDdlParserTest {
         assertFalse(out.contains("`shop`"), out);
         assertTrue(out.startsWith("ALTER TABLE `shop_replica`.`orders`"), out);
         assertTrue(out.contains("REFERENCES `shop_replica`.`customers`"), out);
+    }
+
+    @Test
+    void leavesOtherNamesAndTextAlone() {
+        UnaryOperator<String> map = s -> Map.of("shop", "shop_replica").getOrDefault(s, s);
+        assertEquals("ALTER TABLE `orders` ADD COLUMN `shop_id` INT COMMENT 'from shop.orders', ADD KEY `k` (`myshop`)",
+                MySqlDdlParser.parse("ALTER TABLE orders ADD COLUMN shop_id INT COMMENT 'from shop.orders', "
+                        + "ADD KEY k (myshop)").mysql(map, false));
+        assertEquals("ALTER TABLE `workshop`.`orders` ENGINE=INNODB",
+                MySqlDdlParser.parse("ALTER TABLE workshop.orders ENGINE=InnoDB").mysql(map, false));
+        assertEquals("CREATE TABLE `shop_replica`.`t2` LIKE `shop_replica`.`t1`",
+                MySqlDdlParser.parse("CREATE TABLE shop . t2 LIKE shop.t1").mysql(map, false));
     }
 
     @Test

@@ -145,6 +145,23 @@ public final class Redaction {
         return sb.toString();
     }
 
+    /**
+     * The secrets among connector settings: the value of every setting whose name says it holds one
+     * ({@link #isSecretName}), and the password of any {@code user:password@} in any value (a registry URL, say).
+     */
+    public static Set<String> secretValues(Map<String, String> settings) {
+        Set<String> out = new LinkedHashSet<>();
+        if (settings == null) return out;
+        settings.forEach((k, v) -> {
+            if (v == null || v.isEmpty()) return;
+            if (isSecretName(k)) out.add(v);
+            Matcher m = USER_INFO.matcher(v);
+            while (m.find()) addRawAndDecoded(out, m.group(3));
+        });
+        out.remove("");
+        return out;
+    }
+
     /** What may be shown of a URL no parser can read: the scheme, and nothing after {@code //}. */
     static String unparseable(String url) {
         int slashes = url.indexOf("//");

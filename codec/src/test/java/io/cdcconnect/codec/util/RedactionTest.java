@@ -91,6 +91,18 @@ class RedactionTest {
     }
 
     @Test
+    void theSecretsOfConnectorSettingsAreTheirPasswordSettingsAndUserInfo() {
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("database.user", "cdc");
+        settings.put("database.password", "pw1");
+        settings.put("driver.trustCertificateKeyStorePassword", "pw2");
+        settings.put("schema.registry.url", "http://reg:pw3@registry:8081");
+        settings.put("database.hostname", "db");
+        settings.put("schema.registry.password", "");
+        assertEquals(java.util.Set.of("pw1", "pw2", "pw3"), Redaction.secretValues(settings));
+    }
+
+    @Test
     void knownSecretsAreMaskedRawAndPercentEncoded() {
         String out = Redaction.mask("p w/é and p+w%2F%C3%A9 and p%20w%2f%c3%a9", List.of("p w/é"));
         assertEquals("*** and *** and ***", out);

@@ -121,7 +121,7 @@ public final class CdcSinkConfig extends AbstractConfig {
                 GROUP_CONNECTION, ++o, Width.MEDIUM, "User");
         d.define(CONNECTION_PASSWORD, Type.PASSWORD, null, Importance.HIGH,
                 "Password of connection.user. Never logged.", GROUP_CONNECTION, ++o, Width.MEDIUM, "Password");
-        d.define(CONNECTION_SSL_MODE, Type.STRING, "preferred", ConfigDef.CaseInsensitiveValidString.in(
+        d.define(CONNECTION_SSL_MODE, Type.STRING, "preferred", ConfigDef.ValidString.in(
                         SSL_MODES.toArray(new String[0])), Importance.HIGH,
                 "TLS to the target. disabled: none. preferred: TLS when the server offers it, its certificate not "
                         + "checked (the drivers' own default). required: TLS or no connection, certificate not "
@@ -354,9 +354,9 @@ public final class CdcSinkConfig extends AbstractConfig {
         return getString(CONNECTION_USER);
     }
 
-    /** {@value #CONNECTION_SSL_MODE}, in lower case: one of {@link #SSL_MODES}. */
+    /** {@value #CONNECTION_SSL_MODE}: one of {@link #SSL_MODES}. */
     public String connectionSslMode() {
-        return getString(CONNECTION_SSL_MODE).toLowerCase(java.util.Locale.ROOT);
+        return getString(CONNECTION_SSL_MODE);
     }
 
     /** The password, or null. Do not log it. */

@@ -30,6 +30,10 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String CONNECTION_URL = "connection.url";
     public static final String CONNECTION_USER = "connection.user";
     public static final String CONNECTION_PASSWORD = "connection.password";
+    public static final String CONNECTION_SSL_MODE = "connection.ssl.mode";
+    /** The values of {@value #CONNECTION_SSL_MODE}, weakest first; each dialect maps them to its driver's. */
+    public static final List<String> SSL_MODES = List.of("disabled", "preferred", "required", "verify-ca",
+            "verify-identity");
     public static final String DIALECT = "dialect";
     public static final String TIMESTAMP_TIME_ZONE = "timestamp.time.zone";
 
@@ -111,11 +115,24 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "A password type: a URL may carry one (user:password@ or password=), so the value is hidden "
                         + "in logs and validation answers; error messages show it with passwords masked.",
                 GROUP_CONNECTION, ++o, Width.LONG, "JDBC URL");
-        d.define(CONNECTION_USER, Type.STRING, "root", Importance.HIGH,
-                "User the sink connects as. Needs INSERT, UPDATE, DELETE, SELECT on the target tables, and the "
-                        + "privileges of any DDL it replays.", GROUP_CONNECTION, ++o, Width.MEDIUM, "User");
+        d.define(CONNECTION_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "User the sink connects as (required: there is no default). Needs INSERT, UPDATE, "
+                        + "DELETE, SELECT on the target tables, and the privileges of any DDL it replays.",
+                GROUP_CONNECTION, ++o, Width.MEDIUM, "User");
         d.define(CONNECTION_PASSWORD, Type.PASSWORD, null, Importance.HIGH,
                 "Password of connection.user. Never logged.", GROUP_CONNECTION, ++o, Width.MEDIUM, "Password");
+        d.define(CONNECTION_SSL_MODE, Type.STRING, "preferred", ConfigDef.ValidString.in(
+                        SSL_MODES.toArray(new String[0])), Importance.HIGH,
+                "TLS to the target. disabled: none. preferred: TLS when the server offers it, its certificate not "
+                        + "checked (the drivers' own default). required: TLS or no connection, certificate not "
+                        + "checked. verify-ca: also the certificate must chain to a trusted CA (the JVM's trust "
+                        + "store, or the URL's trustCertificateKeyStoreUrl / sslrootcert). verify-identity: also the "
+                        + "host name must match the certificate; the setting for production, since anything less "
+                        + "lets a server that is not the target learn the password. Sent as MySQL Connector/J's "
+                        + "sslMode or PgJDBC's sslmode. A URL that chooses TLS itself (sslMode, useSSL or requireSSL; "
+                        + "sslmode or ssl) wins over this setting. The task warns at start when a password goes over "
+                        + "a connection that is not verified TLS.",
+                GROUP_CONNECTION, ++o, Width.SHORT, "TLS mode");
         d.define(DIALECT, Type.STRING, "auto",
                 ConfigDef.ValidString.in(Dialects.names().toArray(new String[0])), Importance.LOW,
                 "SQL dialect of the target, within the family connection.url names. auto reads the server's "
@@ -335,6 +352,11 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public String connectionUser() {
         return getString(CONNECTION_USER);
+    }
+
+    /** {@value #CONNECTION_SSL_MODE}: one of {@link #SSL_MODES}. */
+    public String connectionSslMode() {
+        return getString(CONNECTION_SSL_MODE);
     }
 
     /** The password, or null. Do not log it. */

@@ -71,11 +71,13 @@ public final class CdcSinkConnector extends SinkConnector {
         offsets.forEach((tp, o) -> next.put(new SourcePartition(tp.topic(), tp.partition()), o));
         SqlDialect dialect = Dialects.forUrl(config.connectionUrl());
         try (HikariDataSource ds = DataSources.create(dialect, config.connectionUrl(), config.connectionUser(),
-                config.connectionPassword(), 1, config.timestampTimeZone(), "cdc-sink-" + connector + "-offsets", 0)) {
+                config.connectionPassword(), config.connectionSslMode(), 1, config.timestampTimeZone(),
+                "cdc-sink-" + connector + "-offsets", 0)) {
             DdlCheckpoint.rewind(ds, dialect, config.ddlCheckpointDatabase(), connector, next);
         } catch (java.sql.SQLException | RuntimeException e) {
             throw new ConnectException("cannot rewind the DDL checkpoint of " + connector + " in "
-                    + DataSources.redact(config.connectionUrl()) + ": " + e.getMessage(), e);
+                    + DataSources.redact(config.connectionUrl()) + ": " + DataSources.scrub(e.getMessage(),
+                    config.connectionUrl(), config.connectionPassword()), e);
         }
         return true;
     }

@@ -100,6 +100,7 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
+        TransportWarnings.log(config);
         ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(),
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
         String connector = props.getOrDefault("name", "cdc-sink");

@@ -151,13 +151,16 @@ public final class SinkPipeline implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             if (ds != null) ds.close();
             throw new ApplyException("cannot start the sink against " + DataSources.redact(config.connectionUrl())
-                    + " as " + config.connectionUser() + ": " + e.getMessage(), e);
+                    + " as " + config.connectionUser() + ": " + DataSources.scrub(e.getMessage(),
+                    config.connectionUrl(), config.connectionPassword())
+                    + TransportWarnings.connectHint(config, e), e);
         }
     }
 
     private static HikariDataSource pool(CdcSinkConfig config, SqlDialect dialect, String poolName) {
         return DataSources.create(dialect, config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                config.workerCount() + 1, config.timestampTimeZone(), poolName, config.connectionSocketTimeoutMs());
+                config.connectionSslMode(), config.workerCount() + 1, config.timestampTimeZone(), poolName,
+                config.connectionSocketTimeoutMs());
     }
 
     /** The server's version and limits. */

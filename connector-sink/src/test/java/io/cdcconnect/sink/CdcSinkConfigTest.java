@@ -16,39 +16,50 @@ class CdcSinkConfigTest {
 
     @Test
     void defaultsAreTheDocumentedOnes() {
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h:3306/"));
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h:3306/"));
         assertEquals("canal-json", c.inputFormat());
         assertEquals(SafeMode.AUTO, c.safeMode());
         assertEquals(4, c.workerCount());
         assertEquals("+00:00", c.timestampTimeZone());
         assertTrue(c.schemaMap().isEmpty());
+        assertEquals("preferred", c.connectionSslMode());
+    }
+
+    @Test
+    void theUserHasNoDefault() {
+        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+                "jdbc:mysql://h:3306/")));
+        assertTrue(e.getMessage().contains("connection.user") && e.getMessage().contains("no default value"),
+                e.getMessage());
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", " ",
+                "connection.url", "jdbc:mysql://h:3306/")));
     }
 
     @Test
     void schemaMapParsesRenames() {
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/", "schema.map",
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/", "schema.map",
                 "shop=shop_replica, crm=crm2"));
         assertEquals(Map.of("shop", "shop_replica", "crm", "crm2"), c.schemaMap());
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/",
                 "schema.map", "shop")));
     }
 
     @Test
     void invalidValuesAreRejected() {
         String url = "jdbc:mysql://h/";
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "safe.mode",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "safe.mode",
                 "sometimes")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "input.format",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "input.format",
                 "xml")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url, "worker.count",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "worker.count",
                 "0")));
-        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
                 "jdbc:mariadb://h/?password=s3cret")));
         assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of()));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url,
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
                 "timestamp.time.zone", "+08:00'; DROP TABLE t; --")));
-        assertEquals("+08:00", new CdcSinkConfig(Map.of("connection.url", url, "timestamp.time.zone", "+08:00"))
+        assertEquals("+08:00", new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "timestamp.time.zone", "+08:00"))
                 .timestampTimeZone());
     }
 
@@ -63,7 +74,7 @@ class CdcSinkConfigTest {
 
     @Test
     void passwordIsHiddenInToString() {
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://h/", "connection.password",
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/", "connection.password",
                 "s3cret"));
         assertFalse(c.toString().contains("s3cret"));
         assertEquals("s3cret", c.connectionPassword());
@@ -72,12 +83,12 @@ class CdcSinkConfigTest {
     @Test
     void theClaimCheckStoreIsCheckedWhenTheConfigIsRead() {
         String url = "jdbc:mysql://h/";
-        ConfigException bad = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url", url,
+        ConfigException bad = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
                 "input.codec.options", "claim-check-storage-uri=s3://id:t0ps3cret@bucket/claims")));
         assertTrue(bad.getMessage().contains("input.codec.options") && bad.getMessage().contains("only file://"),
                 bad.getMessage());
         assertFalse(bad.getMessage().contains("t0ps3cret"), "credentials in an error: " + bad.getMessage());
-        CdcSinkConfig ok = new CdcSinkConfig(Map.of("connection.url", url,
+        CdcSinkConfig ok = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
                 "input.codec.options", "claim-check-storage-uri=file:///shared/claims"));
         assertEquals("file:///shared/claims", ok.inputCodecOptions().get("claim-check-storage-uri"));
     }

@@ -29,6 +29,7 @@ class SecretSettingsTest {
 
     private static Map<String, String> props() {
         return Map.of(
+                "connection.user", "app",
                 "connection.url", "jdbc:mysql://app:" + SECRET + "@db.example:3306/?password=" + SECRET,
                 "connection.password", SECRET,
                 "input.format", "avro",
@@ -97,6 +98,41 @@ class SecretSettingsTest {
                     .get(v.name()).type);
             assertFalse(String.valueOf(shown).contains(SECRET), v.name() + " shown as " + shown);
             assertFalse(String.join(" ", v.errorMessages()).contains(SECRET), v.name() + ": " + v.errorMessages());
+        }
+    }
+
+    /**
+     * Connect's validation of a sink whose URL carries a wrong password in each of the forms a pattern over the text
+     * missed (a host block, address=(...), the second host's user info, a percent-encoded key), against the real
+     * target: the answer says why it cannot connect, and names the host, but shows no password.
+     */
+    @Test
+    void aWrongPasswordInTheUrlIsNotInTheValidationAnswer() {
+        String host = io.cdcconnect.sink.testutil.SinkTarget.server().host();
+        int port = io.cdcconnect.sink.testutil.SinkTarget.server().port();
+        String wrong = "Wr0ng-" + Long.toHexString(System.nanoTime());
+        List<String> urls = List.of(
+                "jdbc:mysql://(host=" + host + ",port=" + port + ",password=" + wrong + ")/",
+                "jdbc:mysql://address=(host=" + host + ")(port=" + port + ")(password=" + wrong + ")/",
+                "jdbc:mysql://u1:" + wrong + "a@" + host + ":" + port + ",u2:" + wrong + "b@" + host + ":" + port
+                        + "/",
+                "jdbc:mysql://" + host + ":" + port + "/?pass%77ord=" + wrong);
+        for (String url : urls) {
+            Config answer = new CdcSinkConnector().validate(Map.of("connection.url", url, "connection.user",
+                    io.cdcconnect.sink.testutil.SinkTarget.user()));
+            StringBuilder all = new StringBuilder();
+            for (ConfigValue v : answer.configValues()) {
+                all.append(v.name()).append('=').append(ConfigDef.convertToString(v.value(),
+                        CdcSinkConfig.configDef().configKeys().get(v.name()).type)).append(' ')
+                        .append(v.errorMessages()).append('\n');
+            }
+            List<String> urlErrors = answer.configValues().stream().filter(v -> v.name().equals("connection.url"))
+                    .findFirst().orElseThrow().errorMessages();
+            assertEquals(1, urlErrors.size(), url + ": " + all);
+            assertTrue(urlErrors.get(0).startsWith("cannot connect to jdbc:mysql:") && urlErrors.get(0).contains(host),
+                    urlErrors.get(0));
+            assertTrue(urlErrors.get(0).contains("Access denied"), urlErrors.get(0));
+            assertFalse(all.toString().contains(wrong), all.toString());
         }
     }
 

@@ -542,6 +542,24 @@ public final class CdcSourceConfig extends AbstractConfig {
         return getPassword(DATABASE_PASSWORD);
     }
 
+    /**
+     * What the task warns about at start: the password over a connection that is not verified TLS, the registry's
+     * credentials over plain http.
+     */
+    public List<String> transportWarnings() {
+        List<String> out = new java.util.ArrayList<>();
+        String tls = io.cdcconnect.source.check.SourceConnections.unverifiedTls(flavor(), originalsStrings(),
+                password().value());
+        if (tls != null) out.add(tls);
+        if (outputFormat().needsSchemaRegistry()) {
+            String registry = io.cdcconnect.codec.util.Transport.registryCredentialsInClear(schemaRegistryUrl(),
+                    !getString(SCHEMA_REGISTRY_USERNAME).isBlank()
+                            || !getPassword(SCHEMA_REGISTRY_PASSWORD).value().isEmpty(), SCHEMA_REGISTRY_URL);
+            if (registry != null) out.add(registry);
+        }
+        return out;
+    }
+
     /** Driver properties of our own connections to the source server: database.ssl.* and driver.* as Debezium's. */
     public java.util.Properties jdbcProperties() {
         return io.cdcconnect.source.check.SourceConnections.properties(flavor(), originalsStrings(), user(),

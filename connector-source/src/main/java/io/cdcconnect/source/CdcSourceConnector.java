@@ -120,7 +120,8 @@ public class CdcSourceConnector extends SourceConnector {
                 v = new ConfigValue(name);
                 values.add(v);
             }
-            v.addErrorMessage(e.getMessage());
+            v.addErrorMessage(io.cdcconnect.codec.util.Redaction.scrub(e.getMessage(), null,
+                    io.cdcconnect.codec.util.Redaction.secretValues(connectorConfigs)));
             return new Config(values);
         }
         for (Map.Entry<String, String> e : debeziumErrors(connectorConfigs, config.flavor()).entrySet()) {

@@ -68,6 +68,7 @@ public class CdcSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         CdcSourceConfig config = new CdcSourceConfig(props);
         name = props.getOrDefault("name", config.topicPrefix());
+        for (String w : config.transportWarnings()) LOG.warn("Source task {}: {}", name, w);
         if (config.startupChecks()) {
             CdcSourceConnector.checkServer(config);
         }
@@ -93,7 +94,7 @@ public class CdcSourceTask extends SourceTask {
         } catch (RuntimeException e) {
             // Connect may stop a task while it is still starting (a rebalance after the broker came back): Debezium's
             // start then fails on what its stop tore down; the task is going away, not failing
-            if (!stopping) throw withoutSecrets(e);
+            if (!stopping) throw withoutSecrets(e, io.cdcconnect.codec.util.Redaction.secretValues(props));
             // (the exception's message is not logged: Debezium's may list its whole configuration, passwords too)
             LOG.info("Source task {} was stopped while Debezium was starting ({}): not an error", name,
                     e.getClass().getSimpleName());
@@ -108,15 +109,20 @@ public class CdcSourceTask extends SourceTask {
                 config.partitionRule().configName(), config.topicPartitions());
     }
 
-    private static final java.util.regex.Pattern SECRET_SETTING = java.util.regex.Pattern.compile(
-            "(?i)([\\w.-]*(?:password|secret|credentials?)[\\w.-]*=)[^,}\\s]*");
+    /** As {@link #withoutSecrets(RuntimeException, java.util.Collection)} knowing no secret by value. */
+    static RuntimeException withoutSecrets(RuntimeException e) {
+        return withoutSecrets(e, java.util.List.of());
+    }
 
     /**
-     * Debezium's exception with every {@code ...password...=value} in its message masked, and without its causes
-     * (whose messages may list the whole configuration again): Connect shows a task's trace over REST.
+     * Debezium's exception with every {@code ...password...=value} in its message masked, and every one of
+     * {@code secrets} (the task's secret settings), raw or percent-encoded ({@link io.cdcconnect.codec.util.Redaction}),
+     * and without its causes (whose messages may list the whole configuration again): Connect shows a task's trace
+     * over REST.
      */
-    static RuntimeException withoutSecrets(RuntimeException e) {
-        String message = e.getMessage() == null ? "" : SECRET_SETTING.matcher(e.getMessage()).replaceAll("$1***");
+    static RuntimeException withoutSecrets(RuntimeException e, java.util.Collection<String> secrets) {
+        String message = e.getMessage() == null ? ""
+                : io.cdcconnect.codec.util.Redaction.scrub(e.getMessage(), null, secrets);
         ConnectException clean = new ConnectException(e.getClass().getName() + ": " + message);
         clean.setStackTrace(e.getStackTrace());
         return clean;

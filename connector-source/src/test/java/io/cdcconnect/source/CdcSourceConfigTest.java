@@ -30,6 +30,26 @@ class CdcSourceConfigTest {
     }
 
     @Test
+    void aPasswordWithoutVerifiedTlsAndRegistryCredentialsOverHttpAreWarnedAbout() {
+        Map<String, String> p = minimal();
+        List<String> w = new CdcSourceConfig(p).transportWarnings();
+        assertEquals(1, w.size(), w.toString());
+        assertTrue(w.get(0).contains("database.ssl.mode=verify-full") && !w.get(0).contains("=pw"), w.get(0));
+        p.put("database.ssl.mode", "verify-full");
+        assertTrue(new CdcSourceConfig(p).transportWarnings().isEmpty());
+        p.put("output.format", "avro");
+        p.put("schema.registry.url", "http://registry.example:8081");
+        assertTrue(new CdcSourceConfig(p).transportWarnings().isEmpty(), "no credentials, nothing exposed");
+        p.put("schema.registry.username", "reg");
+        p.put("schema.registry.password", "regpw");
+        w = new CdcSourceConfig(p).transportWarnings();
+        assertEquals(1, w.size(), w.toString());
+        assertTrue(w.get(0).contains("plain http") && !w.get(0).contains("regpw"), w.get(0));
+        p.put("schema.registry.url", "https://registry.example:8081");
+        assertTrue(new CdcSourceConfig(p).transportWarnings().isEmpty());
+    }
+
+    @Test
     void everySettingIsDocumentedWithAGroup() {
         ConfigDef def = CdcSourceConfig.configDef();
         for (ConfigDef.ConfigKey k : def.configKeys().values()) {

@@ -25,4 +25,18 @@ class CdcSourceTaskFailureTest {
         assertNull(clean.getCause(), "the cause would print the configuration again");
         assertEquals(debezium.getStackTrace().length, clean.getStackTrace().length);
     }
+
+    /** Secrets known by value are masked however the message writes them: in a URL, percent-encoded, alone. */
+    @Test
+    void theTasksSecretsAreMaskedWhereverTheMessageShowsThem() {
+        java.util.Map<String, String> settings = java.util.Map.of("database.user", "cdc", "database.password",
+                "p@ss/w0rd", "schema.registry.url", "http://reg:r3gpw@registry:8081");
+        IllegalStateException debezium = new IllegalStateException("cannot connect to "
+                + "jdbc:mysql://cdc:p%40ss%2Fw0rd@db:3306/?useSSL=false (auth with p@ss/w0rd) via registry:8081 "
+                + "as reg/r3gpw");
+        String m = CdcSourceTask.withoutSecrets(debezium, io.cdcconnect.codec.util.Redaction.secretValues(settings))
+                .getMessage();
+        assertFalse(m.contains("p@ss/w0rd") || m.contains("p%40ss%2Fw0rd") || m.contains("r3gpw"), m);
+        assertTrue(m.contains("@db:3306/?useSSL=false") && m.contains("registry:8081"), m);
+    }
 }

@@ -2,6 +2,7 @@ package io.cdcconnect.sink.apply;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.cdcconnect.codec.util.Redaction;
 import io.cdcconnect.sink.dialect.SqlDialect;
 
 import java.util.regex.Pattern;
@@ -14,31 +15,20 @@ public final class DataSources {
 
     private static final Pattern TIME_ZONE = Pattern.compile("[+-]\\d{1,2}:\\d{2}|SYSTEM|[A-Za-z][A-Za-z0-9_+\\-/]*");
 
-    private static final Pattern SECRET_PARAM = Pattern.compile("(?i)([?&;](?:password|password1|password2|"
-            + "password3|trustCertificateKeyStorePassword|clientCertificateKeyStorePassword|sslpassword)=)[^&;]*");
-    private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
-
     private DataSources() {
     }
 
-    /** The JDBC URL with any password in it masked, for messages and logs. */
+    /** The JDBC URL with every secret it carries masked ({@link Redaction}), for messages and logs. */
     public static String redact(String url) {
-        if (url == null) return null;
-        String out = SECRET_PARAM.matcher(url).replaceAll("$1***");
-        return USER_INFO.matcher(out).replaceAll("$1***@");
+        return Redaction.redactJdbcUrl(url);
     }
 
-    /** The passwords a JDBC URL carries (user:password@, password=...), to be masked wherever the URL may show. */
-    public static java.util.List<String> secretsIn(String url) {
-        java.util.List<String> out = new java.util.ArrayList<>();
-        if (url == null) return out;
-        java.util.regex.Matcher m = Pattern.compile("(?i)[?&;](?:password|password1|password2|password3|"
-                + "trustCertificateKeyStorePassword|clientCertificateKeyStorePassword|sslpassword)=([^&;]*)")
-                .matcher(url);
-        while (m.find()) if (!m.group(1).isEmpty()) out.add(m.group(1));
-        m = Pattern.compile("//[^/@:]*:([^/@]*)@").matcher(url);
-        while (m.find()) if (!m.group(1).isEmpty()) out.add(m.group(1));
-        return out;
+    /**
+     * {@code text} (a driver's message, say) with the URL shown redacted and every secret of the URL and
+     * {@code password} masked, raw or percent-encoded ({@link Redaction}).
+     */
+    public static String scrub(String text, String url, String password) {
+        return Redaction.scrub(text, url, password == null ? java.util.List.of() : java.util.List.of(password));
     }
 
     /**
@@ -48,7 +38,14 @@ public final class DataSources {
      */
     public static java.sql.Connection connect(SqlDialect dialect, String url, String user, String password,
                                               int timeoutMillis) throws java.sql.SQLException {
+        return connect(dialect, url, user, password, null, timeoutMillis);
+    }
+
+    /** As above, with {@code connection.ssl.mode} {@code sslMode} (null: the driver's default). */
+    public static java.sql.Connection connect(SqlDialect dialect, String url, String user, String password,
+                                              String sslMode, int timeoutMillis) throws java.sql.SQLException {
         java.util.Properties p = dialect.driverProperties(timeoutMillis);
+        dialect.applySslMode(p, url, sslMode);
         dialect.limitConnectTime(p, timeoutMillis);
         if (user != null) p.setProperty("user", user);
         if (password != null) p.setProperty("password", password);
@@ -74,6 +71,13 @@ public final class DataSources {
      */
     public static HikariDataSource create(SqlDialect dialect, String url, String user, String password, int poolSize,
                                           String timeZone, String poolName, long socketTimeoutMillis) {
+        return create(dialect, url, user, password, null, poolSize, timeZone, poolName, socketTimeoutMillis);
+    }
+
+    /** As above, with {@code connection.ssl.mode} {@code sslMode} (null: the driver's default). */
+    public static HikariDataSource create(SqlDialect dialect, String url, String user, String password,
+                                          String sslMode, int poolSize, String timeZone, String poolName,
+                                          long socketTimeoutMillis) {
         if (!TIME_ZONE.matcher(timeZone).matches()) {
             throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
         }
@@ -89,7 +93,9 @@ public final class DataSources {
         hc.setAutoCommit(false);
         hc.setConnectionTimeout(30_000);
         hc.setConnectionInitSql(dialect.sessionInitSql(timeZone));
-        hc.setDataSourceProperties(dialect.driverProperties(socketTimeoutMillis));
+        java.util.Properties driver = dialect.driverProperties(socketTimeoutMillis);
+        dialect.applySslMode(driver, url, sslMode);
+        hc.setDataSourceProperties(driver);
         return new HikariDataSource(hc);
     }
 }

@@ -59,6 +59,18 @@ public interface SqlDialect {
     /** Bounds connecting with {@code driverProperties} to {@code millis}: for a check that must answer quickly. */
     void limitConnectTime(Properties driverProperties, int millis);
 
+    /**
+     * Adds {@code connection.ssl.mode} {@code mode} (disabled, preferred, required, verify-ca, verify-identity) to
+     * {@code driverProperties} in the driver's own words, unless {@code url} chooses TLS itself: the URL wins.
+     */
+    void applySslMode(Properties driverProperties, String url, String mode);
+
+    /**
+     * The TLS mode connections to {@code url} get, in {@code connection.ssl.mode}'s words: what the URL chooses if
+     * it does, else {@code mode}.
+     */
+    String effectiveSslMode(String url, String mode);
+
     // ---- validation -----------------------------------------------------------------------------------------------
 
     /**

@@ -38,7 +38,8 @@ public final class TargetCheck {
         SqlDialect dialect = Dialects.forUrl(url);
         Connection c;
         try {
-            c = DataSources.connect(dialect, url, config.connectionUser(), config.connectionPassword(), TIMEOUT_MS);
+            c = DataSources.connect(dialect, url, config.connectionUser(), config.connectionPassword(),
+                    config.connectionSslMode(), TIMEOUT_MS);
         } catch (SQLException | RuntimeException e) {
             out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_URL, "cannot connect to " + DataSources.redact(url)
                     + " as " + config.connectionUser() + ": " + mask(config, e.getMessage()) + " (check host, port, "
@@ -98,13 +99,6 @@ public final class TargetCheck {
     /** The text with every password of the configuration masked: drivers may echo what they were given. */
     static String mask(CdcSinkConfig config, String text) {
         if (text == null) return "(no message)";
-        String out = text;
-        List<String> secrets = new ArrayList<>(DataSources.secretsIn(config.connectionUrl()));
-        if (config.connectionPassword() != null) secrets.add(config.connectionPassword());
-        out = out.replace(config.connectionUrl(), DataSources.redact(config.connectionUrl()));
-        for (String s : secrets) {
-            if (!s.isEmpty()) out = out.replace(s, "***");
-        }
-        return out;
+        return DataSources.scrub(text, config.connectionUrl(), config.connectionPassword());
     }
 }

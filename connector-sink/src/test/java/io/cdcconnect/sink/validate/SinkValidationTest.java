@@ -31,6 +31,7 @@ class SinkValidationTest {
     private static Map<String, String> props(String... kv) {
         Map<String, String> m = new HashMap<>();
         m.put("connection.url", "jdbc:mysql://127.0.0.1:" + closedPort() + "/");
+        m.put("connection.user", "u");
         m.put("connection.password", SECRET);
         for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
         return m;
@@ -93,7 +94,7 @@ class SinkValidationTest {
 
     @Test
     void theConfigItselfRefusesAnUnknownCodecOption() {
-        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+        ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
                 "jdbc:mysql://h/", "input.codec.options", "enable-tidb-extension=true")));
         assertTrue(e.getMessage().contains("input.codec.options") && e.getMessage().contains("unknown option"),
                 e.getMessage());
@@ -183,7 +184,7 @@ class SinkValidationTest {
 
     @Test
     void aStatementBudgetThatLeavesNoneIsReportedOnTheCacheSize() {
-        CdcSinkConfig config = CdcSinkConfig.withoutRules(Map.of("connection.url", "jdbc:mysql://h/",
+        CdcSinkConfig config = CdcSinkConfig.withoutRules(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/",
                 "worker.count", "8"));
         // 9 connections x 4 tasks = 36; half of 40 is 20: nothing per connection
         ConfigProblem p = TargetCheck.statementBudget(config, new ServerLimits("10.11", 1 << 24, 40), 4);
@@ -192,7 +193,7 @@ class SinkValidationTest {
                 p.message());
         assertNull(TargetCheck.statementBudget(config, new ServerLimits("10.11", 1 << 24, 72), 4));
         assertNull(TargetCheck.statementBudget(config, new ServerLimits("PostgreSQL 17", 1 << 24, -1), 4));
-        CdcSinkConfig text = CdcSinkConfig.withoutRules(Map.of("connection.url", "jdbc:mysql://h/",
+        CdcSinkConfig text = CdcSinkConfig.withoutRules(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/",
                 "statement.cache.size", "0"));
         assertNull(TargetCheck.statementBudget(text, new ServerLimits("10.11", 1 << 24, 0), 4));
     }

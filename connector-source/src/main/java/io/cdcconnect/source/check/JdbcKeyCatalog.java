@@ -58,11 +58,18 @@ public final class JdbcKeyCatalog implements KeyCatalog, AutoCloseable {
                 close();
                 if (attempt == 1 && warned.add(schema + "." + table)) {
                     LOG.warn("Cannot read the unique keys of {}.{} from {}: {}; its rows carry the primary key only",
-                            schema, table, url, e.getMessage());
+                            schema, table, url, io.cdcconnect.codec.util.Redaction.scrub(e.getMessage(), url,
+                                    io.cdcconnect.codec.util.Redaction.secretValues(propertyMap())));
                 }
             }
         }
         return List.of();
+    }
+
+    private Map<String, String> propertyMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String k : props.stringPropertyNames()) m.put(k, props.getProperty(k));
+        return m;
     }
 
     private List<List<String>> query(String schema, String table) throws SQLException {

@@ -79,6 +79,29 @@ public final class SourceConnections {
         return p;
     }
 
+    /**
+     * Null when no password is configured or the connections verify the server ({@code verify_ca},
+     * {@code verify_identity}, {@code verify-ca}, {@code verify-full}, in {@value #SSL_MODE} or a
+     * {@code driver.sslMode}); otherwise the warning to log at start: anything less lets a server that is not the
+     * source learn the password.
+     */
+    public static String unverifiedTls(SourceFlavor flavor, Map<String, String> settings, String password) {
+        if (password == null || password.isEmpty()) return null;
+        String mode = trimmed(settings.get(SSL_MODE));
+        if (mode == null) {
+            for (Map.Entry<String, String> e : settings.entrySet()) {
+                if (e.getKey().equalsIgnoreCase(DRIVER_PREFIX + "sslMode")) mode = trimmed(e.getValue());
+            }
+        }
+        String m = mode == null ? "" : mode.toLowerCase(Locale.ROOT).replace('-', '_');
+        if (m.equals("verify_ca") || m.equals("verify_identity") || m.equals("verify_full")) return null;
+        String best = flavor == SourceFlavor.MYSQL ? "verify_identity" : "verify-full";
+        return "the password of database.user goes to the source server over a connection that is not verified TLS ("
+                + SSL_MODE + " " + (mode == null ? "unset: the driver's default" : mode) + "): a server or proxy "
+                + "that is not the source can learn it. Set " + SSL_MODE + "=" + best + ", with " + SSL_TRUSTSTORE
+                + " holding the server's CA";
+    }
+
     private static String asFileUrl(String path) {
         return path.startsWith("file:") ? path : "file:" + path;
     }

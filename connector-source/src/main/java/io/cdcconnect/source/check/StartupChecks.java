@@ -1,5 +1,7 @@
 package io.cdcconnect.source.check;
 
+import io.cdcconnect.codec.util.Redaction;
+
 import io.cdcconnect.source.SourceFlavor;
 
 import java.sql.Connection;
@@ -9,6 +11,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
@@ -51,10 +54,17 @@ public final class StartupChecks {
             privileges(c, where, problems);
         } catch (SQLException e) {
             problems.add(new Problem("database.hostname", "cannot connect to " + where + " as '" + user + "': "
-                    + e.getMessage() + ". Check database.hostname, database.port, database.user and database.password, "
+                    + masked(e.getMessage()) + ". Check database.hostname, database.port, database.user and database.password, "
                     + "that the user may connect from this host, and database.ssl.* if the server requires TLS."));
         }
         return problems;
+    }
+
+    /** A driver's message with every secret of the connection properties masked ({@link Redaction}). */
+    private String masked(String message) {
+        Map<String, String> settings = new java.util.HashMap<>();
+        for (String k : connectionProperties.stringPropertyNames()) settings.put(k, connectionProperties.getProperty(k));
+        return Redaction.scrub(message, null, Redaction.secretValues(settings));
     }
 
     private void serverVariables(Connection c, String where, List<Problem> problems) throws SQLException {

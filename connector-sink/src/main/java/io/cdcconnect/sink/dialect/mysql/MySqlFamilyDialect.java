@@ -136,6 +136,65 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         driverProperties.setProperty("connectTimeout", Integer.toString(millis));
     }
 
+    /** connection.ssl.mode's values as Connector/J's sslMode spells them. */
+    private static final Map<String, String> SSL_MODES = Map.of("disabled", "DISABLED", "preferred", "PREFERRED",
+            "required", "REQUIRED", "verify-ca", "VERIFY_CA", "verify-identity", "VERIFY_IDENTITY");
+
+    /**
+     * Connector/J lets the properties it is given override the URL's, so sslMode is only given when the URL says
+     * nothing of TLS (sslMode, or the older useSSL, requireSSL, verifyServerCertificate).
+     */
+    @Override
+    public void applySslMode(Properties driverProperties, String url, String mode) {
+        if (mode == null || !urlTlsSettings(url).isEmpty()) return;
+        String sslMode = SSL_MODES.get(mode.toLowerCase(Locale.ROOT));
+        if (sslMode == null) throw new IllegalArgumentException("unknown TLS mode '" + mode + "'");
+        driverProperties.setProperty("sslMode", sslMode);
+    }
+
+    @Override
+    public String effectiveSslMode(String url, String mode) {
+        Map<String, String> tls = urlTlsSettings(url);
+        if (tls.isEmpty()) return mode;
+        String sslMode = tls.get("sslmode");
+        if (sslMode != null) {
+            for (Map.Entry<String, String> e : SSL_MODES.entrySet()) {
+                if (e.getValue().equalsIgnoreCase(sslMode.trim())) return e.getKey();
+            }
+            return mode;
+        }
+        // Connector/J's older properties, as it maps them to sslMode
+        if ("false".equalsIgnoreCase(tls.get("usessl"))) return "disabled";
+        if ("true".equalsIgnoreCase(tls.get("verifyservercertificate"))) return "verify-ca";
+        if ("true".equalsIgnoreCase(tls.get("requiressl"))) return "required";
+        return "preferred";
+    }
+
+    /** The URL's TLS settings (names in lower case), as Connector/J reads them: the main host's over the URL's. */
+    static Map<String, String> urlTlsSettings(String url) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (url == null) return out;
+        com.mysql.cj.conf.ConnectionUrlParser parsed;
+        try {
+            parsed = com.mysql.cj.conf.ConnectionUrlParser.parseConnectionString(url.trim());
+        } catch (RuntimeException e) {
+            return out; // the driver refuses the URL itself when it connects, and says why
+        }
+        List<Map<String, String>> levels = new ArrayList<>();
+        levels.add(parsed.getProperties());
+        if (!parsed.getHosts().isEmpty()) levels.add(parsed.getHosts().get(0).getHostProperties());
+        for (Map<String, String> level : levels) {
+            if (level == null) continue;
+            level.forEach((k, v) -> {
+                String key = k.toLowerCase(Locale.ROOT);
+                if (v != null && Set.of("sslmode", "usessl", "requiressl", "verifyservercertificate").contains(key)) {
+                    out.put(key, v);
+                }
+            });
+        }
+        return out;
+    }
+
     /**
      * auto serves every server of the family; mariadb and tidb only their own; mysql57 any MySQL; mysql8 MySQL 8.0.20
      * and later (the row alias of its upserts).

@@ -118,6 +118,56 @@ public final class PostgresDialect extends StandardSqlDialect {
         driverProperties.setProperty("loginTimeout", seconds);
     }
 
+    /** connection.ssl.mode's values as PgJDBC's sslmode spells them. */
+    private static final Map<String, String> SSL_MODES = Map.of("disabled", "disable", "preferred", "prefer",
+            "required", "require", "verify-ca", "verify-ca", "verify-identity", "verify-full");
+
+    /** sslmode, unless the URL sets sslmode or ssl (PgJDBC reads ssl only when no sslmode is given). */
+    @Override
+    public void applySslMode(Properties driverProperties, String url, String mode) {
+        if (mode == null || !urlTlsSettings(url).isEmpty()) return;
+        String sslmode = SSL_MODES.get(mode.toLowerCase(java.util.Locale.ROOT));
+        if (sslmode == null) throw new IllegalArgumentException("unknown TLS mode '" + mode + "'");
+        driverProperties.setProperty("sslmode", sslmode);
+    }
+
+    @Override
+    public String effectiveSslMode(String url, String mode) {
+        Map<String, String> tls = urlTlsSettings(url);
+        if (tls.isEmpty()) return mode;
+        String sslmode = tls.get("sslmode");
+        if (sslmode != null) {
+            if (sslmode.equalsIgnoreCase("allow")) return "preferred";
+            for (Map.Entry<String, String> e : SSL_MODES.entrySet()) {
+                if (e.getValue().equalsIgnoreCase(sslmode.trim())) return e.getKey();
+            }
+            return mode;
+        }
+        // PgJDBC: ssl=true (or ssl alone) without sslmode is verify-full, anything else prefer
+        String ssl = tls.get("ssl");
+        return ssl.isEmpty() || ssl.equalsIgnoreCase("true") ? "verify-identity" : "preferred";
+    }
+
+    /** sslmode and ssl of the URL's query (names in lower case), percent-decoded as PgJDBC decodes them. */
+    static Map<String, String> urlTlsSettings(String url) {
+        Map<String, String> out = new LinkedHashMap<>();
+        int q = url == null ? -1 : url.indexOf('?');
+        if (q < 0) return out;
+        for (String token : url.substring(q + 1).split("&")) {
+            int eq = token.indexOf('=');
+            try {
+                String key = java.net.URLDecoder.decode(eq < 0 ? token : token.substring(0, eq),
+                        java.nio.charset.StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+                String value = eq < 0 ? "" : java.net.URLDecoder.decode(token.substring(eq + 1),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                if (key.equals("sslmode") || key.equals("ssl")) out.put(key, value);
+            } catch (IllegalArgumentException e) {
+                // PgJDBC refuses the URL itself when it connects, and says why
+            }
+        }
+        return out;
+    }
+
     /** PostgreSQL 12 or later (generated columns, the catalog this dialect reads). */
     @Override
     public String serverMismatch(String configured, String serverVersion) {

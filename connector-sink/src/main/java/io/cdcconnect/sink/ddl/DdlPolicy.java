@@ -108,6 +108,14 @@ public final class DdlPolicy {
 
     /** The check, then the policy, for {@code sql} to be run in {@code targetDatabase} (may be empty). */
     public Decision decide(String sql, String targetDatabase) {
+        return decide(sql, targetDatabase, db -> true);
+    }
+
+    /**
+     * As {@link #decide(String, String)}, and every database the statement qualifies a name with, or creates, alters
+     * or drops, as written (before {@code schema.map}), must pass {@code permitted} (the allow-list, after mapping).
+     */
+    public Decision decide(String sql, String targetDatabase, java.util.function.Predicate<String> permitted) {
         Scan scan;
         try {
             scan = Scan.of(sql);
@@ -123,6 +131,12 @@ public final class DdlPolicy {
                 return new Decision(Verdict.REFUSE, null, "it names `" + db + "`, which no message may change");
             }
         }
+        for (String db : scan.qualifiersAsWritten) {
+            if (!permitted.test(db)) {
+                return new Decision(Verdict.REFUSE, null, "it names database `" + db + "`, which no message may "
+                        + "change (schema.map, schema.include)");
+            }
+        }
         if (scan.words.contains("SELECT")) {
             return new Decision(Verdict.REFUSE, null, "it copies data with SELECT, which no change event carries");
         }
@@ -135,6 +149,11 @@ public final class DdlPolicy {
             String named = scan.databaseName();
             if (named != null && protectedDatabases.contains(named)) {
                 return new Decision(Verdict.REFUSE, k, "it names `" + named + "`, which no message may change");
+            }
+            String asWritten = scan.databaseNameAsWritten();
+            if (asWritten != null && !permitted.test(asWritten)) {
+                return new Decision(Verdict.REFUSE, k, "it names database `" + asWritten + "`, which no message may "
+                        + "change (schema.map, schema.include)");
             }
         }
         if (!allowed.contains(k)) {
@@ -201,6 +220,9 @@ public final class DdlPolicy {
         final Set<String> qualifiers = new java.util.HashSet<>();
         /** Identifiers and words in order (identifiers unquoted, lower case), for the database of a DATABASE DDL. */
         final List<String> names = new ArrayList<>();
+        /** {@link #qualifiers} and {@link #names} in the case the statement writes them (for the allow-list). */
+        final Set<String> qualifiersAsWritten = new java.util.HashSet<>();
+        final List<String> namesAsWritten = new ArrayList<>();
 
         static Scan of(String sql) {
             Scan s = new Scan();
@@ -209,6 +231,16 @@ public final class DdlPolicy {
         }
 
         String databaseName() {
+            int at = databaseNameAt();
+            return at < 0 ? null : names.get(at);
+        }
+
+        String databaseNameAsWritten() {
+            int at = databaseNameAt();
+            return at < 0 ? null : namesAsWritten.get(at);
+        }
+
+        private int databaseNameAt() {
             // CREATE/ALTER/DROP DATABASE|SCHEMA [IF [NOT] EXISTS] name
             for (int i = 0; i < names.size(); i++) {
                 String n = names.get(i);
@@ -216,10 +248,10 @@ public final class DdlPolicy {
                     int j = i + 1;
                     while (j < names.size() && (names.get(j).equals("if") || names.get(j).equals("not")
                             || names.get(j).equals("exists"))) j++;
-                    return j < names.size() ? names.get(j) : null;
+                    return j < names.size() ? j : -1;
                 }
             }
-            return null;
+            return -1;
         }
 
         private void run(String sql) {
@@ -227,6 +259,7 @@ public final class DdlPolicy {
             int i = 0;
             boolean ended = false;
             String lastIdent = null;
+            String lastIdentAsWritten = null;
             while (i < n) {
                 char c = sql.charAt(i);
                 if (Character.isWhitespace(c)) {
@@ -286,8 +319,10 @@ public final class DdlPolicy {
                         j++;
                     }
                     if (c == '`') {
-                        lastIdent = v.toString().toLowerCase(Locale.ROOT);
+                        lastIdentAsWritten = v.toString();
+                        lastIdent = lastIdentAsWritten.toLowerCase(Locale.ROOT);
                         names.add(lastIdent);
+                        namesAsWritten.add(lastIdentAsWritten);
                     } else {
                         lastIdent = null;
                     }
@@ -295,7 +330,11 @@ public final class DdlPolicy {
                     continue;
                 }
                 if (c == '.') {
-                    if (lastIdent != null) qualifiers.add(lastIdent);
+                    if (lastIdent != null) {
+                        qualifiers.add(lastIdent);
+                        // an unquoted number before '.' is a literal (DEFAULT 1.5), not a database
+                        if (lastIdentAsWritten != null) qualifiersAsWritten.add(lastIdentAsWritten);
+                    }
                     lastIdent = null;
                     i++;
                     continue;
@@ -309,8 +348,10 @@ public final class DdlPolicy {
                     }
                     String word = sql.substring(i, j);
                     words.add(word.toUpperCase(Locale.ROOT));
+                    lastIdentAsWritten = word.chars().allMatch(Character::isDigit) ? null : word;
                     lastIdent = word.toLowerCase(Locale.ROOT);
                     names.add(lastIdent);
+                    namesAsWritten.add(word);
                     i = j;
                     continue;
                 }

@@ -31,6 +31,7 @@ class SecretSettingsTest {
         return Map.of(
                 "connection.url", "jdbc:mysql://app:" + SECRET + "@db.example:3306/?password=" + SECRET,
                 "connection.password", SECRET,
+                "schema.include", "shop",
                 "input.format", "avro",
                 "schema.registry.url", "https://reg:" + SECRET + "@registry.example:8081",
                 "input.codec.options", "schema-registry-username=reg,schema-registry-password=" + SECRET);

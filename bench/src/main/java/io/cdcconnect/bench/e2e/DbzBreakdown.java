@@ -182,6 +182,7 @@ public final class DbzBreakdown {
         Map<String, String> c = new LinkedHashMap<>();
         c.put(CdcSinkConfig.INPUT_FORMAT, inputFormat);
         c.put("connection.url", "jdbc:mysql://127.0.0.1:3306/");
+        c.put(CdcSinkConfig.SCHEMA_INCLUDE, "sbtest");
         return new CdcSinkConfig(c);
     }
 

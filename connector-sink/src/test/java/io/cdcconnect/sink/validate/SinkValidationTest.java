@@ -32,6 +32,7 @@ class SinkValidationTest {
         Map<String, String> m = new HashMap<>();
         m.put("connection.url", "jdbc:mysql://127.0.0.1:" + closedPort() + "/");
         m.put("connection.password", SECRET);
+        m.put("schema.include", "shop");
         for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
         return m;
     }
@@ -94,7 +95,7 @@ class SinkValidationTest {
     @Test
     void theConfigItselfRefusesAnUnknownCodecOption() {
         ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
-                "jdbc:mysql://h/", "input.codec.options", "enable-tidb-extension=true")));
+                "jdbc:mysql://h/", "input.codec.options", "enable-tidb-extension=true", "schema.include", "shop")));
         assertTrue(e.getMessage().contains("input.codec.options") && e.getMessage().contains("unknown option"),
                 e.getMessage());
     }

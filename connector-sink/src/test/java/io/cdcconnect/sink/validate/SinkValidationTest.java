@@ -118,6 +118,17 @@ class SinkValidationTest {
     }
 
     @Test
+    void aConfigurationThatNamesNoDatabaseOrAProtectedOneIsReportedOnSchemaInclude() {
+        List<String> none = errors(validate(props("schema.include", "")), CdcSinkConfig.SCHEMA_INCLUDE);
+        assertTrue(none.get(0).contains("schema.include") && none.get(0).contains("schema.map"), none.toString());
+        List<String> system = errors(validate(props("schema.include", "shop,performance_schema")),
+                CdcSinkConfig.SCHEMA_INCLUDE);
+        assertTrue(system.get(0).contains("'performance_schema'"), system.toString());
+        assertEquals(List.of(), errors(validate(props("schema.include", "", "schema.map", "shop=shop2")),
+                CdcSinkConfig.SCHEMA_INCLUDE));
+    }
+
+    @Test
     void aDialectOfAnotherFamilyIsReportedOnDialect() {
         List<String> e = errors(validate(props("dialect", "postgresql")), CdcSinkConfig.DIALECT);
         assertTrue(e.get(0).contains("does not serve a MySQL"), e.toString());

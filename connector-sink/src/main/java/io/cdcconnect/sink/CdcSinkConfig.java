@@ -40,6 +40,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String INPUT_FORMAT = "input.format";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String SCHEMA_MAP = "schema.map";
+    public static final String SCHEMA_INCLUDE = "schema.include";
     public static final String INPUT_CODEC_OPTIONS = "input.codec.options";
     public static final String INPUT_MAX_DECODED_BYTES = "input.max.decoded.bytes";
     public static final String SCHEMA_REGISTRY_TRUSTSTORE = "schema.registry.ssl.truststore.location";
@@ -185,9 +186,21 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "counts against buffer.max.bytes.",
                 GROUP_INPUT, ++o, Width.SHORT, "Max decoded bytes");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
-                "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Databases "
-                        + "not listed keep their name. DDL runs after USE of the mapped database.",
+                "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Its targets "
+                        + "and the databases of schema.include are the only ones a message may change: a row or DDL "
+                        + "statement of a database neither renamed here nor listed there is refused. DDL runs after "
+                        + "USE of the mapped database.",
                 GROUP_INPUT, ++o, Width.LONG, "Database renames");
+        d.define(SCHEMA_INCLUDE, Type.LIST, "", Importance.HIGH,
+                "Comma-separated databases written into under their own name, e.g. shop,crm. Every row change and "
+                        + "DDL statement must resolve, after schema.map, to a target of schema.map or a database "
+                        + "listed here, written exactly as configured; any other database (one the message names, or "
+                        + "a DDL statement qualifies a name with) is refused: the record goes to the dead-letter "
+                        + "queue, or the task fails naming topic, partition, offset and the database. At least one "
+                        + "of schema.map and schema.include must be set. Neither may name a system database (mysql, "
+                        + "information_schema, performance_schema, sys; pg_catalog, pg_toast on PostgreSQL) or "
+                        + "ddl.checkpoint.database, which no message may change.",
+                GROUP_INPUT, ++o, Width.LONG, "Databases kept by name");
 
         o = 0;
         d.define(SAFE_MODE, Type.STRING, "auto", ConfigDef.ValidString.in(java.util.Arrays.stream(SafeMode.values())
@@ -421,6 +434,11 @@ public final class CdcSinkConfig extends AbstractConfig {
     /** source database -> target database. */
     public Map<String, String> schemaMap() {
         return pairs(SCHEMA_MAP, getList(SCHEMA_MAP), "source=target");
+    }
+
+    /** The databases written into under their own name ({@value #SCHEMA_INCLUDE}), blank entries dropped. */
+    public List<String> schemaInclude() {
+        return getList(SCHEMA_INCLUDE).stream().map(String::trim).filter(e -> !e.isEmpty()).toList();
     }
 
     private static Map<String, String> pairs(String name, List<String> entries, String expected) {

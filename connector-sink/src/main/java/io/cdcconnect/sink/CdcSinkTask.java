@@ -8,6 +8,7 @@ import io.cdcconnect.sink.ddl.DdlPolicy;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.RetryPolicy;
+import io.cdcconnect.sink.apply.SchemaAllowList;
 import io.cdcconnect.codec.UnavailableException;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.decode.RecordDecoder;
@@ -68,6 +69,8 @@ public final class CdcSinkTask extends SinkTask {
     private SinkMetrics metrics;
     private ErrantRecordReporter reporter;
     private DdlPolicy ddlPolicy;
+    /** The schemas a message may change ({@code schema.map}'s targets, {@code schema.include}). */
+    private SchemaAllowList allowList;
     private RetryPolicy decodeRetry;
     /** errors.tolerance=all with a reporter: rows the target rejects go to the dead-letter queue. */
     private boolean rowsTolerated;
@@ -103,6 +106,7 @@ public final class CdcSinkTask extends SinkTask {
         TransportWarnings.log(config);
         ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(),
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
+        allowList = SchemaAllowList.forConfig(config);
         String connector = props.getOrDefault("name", "cdc-sink");
         String taskId = MetricsJmx.taskId(props, connector, this);
 
@@ -236,6 +240,12 @@ public final class CdcSinkTask extends SinkTask {
                     reportErrant(record, e, "refused the DDL statement of the record at %s");
                     events = List.of();
                 }
+                String refused = refusedSchema(events);
+                if (refused != null) {
+                    reportErrant(record, new SchemaRefusedException(refused),
+                            "refused the rows of the record at %s");
+                    events = List.of();
+                }
                 if (rowsTolerated && carriesRows(events)) {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
@@ -347,6 +357,34 @@ public final class CdcSinkTask extends SinkTask {
         }
     }
 
+    /** A record with a row change in a schema no message may change ({@link SchemaAllowList}): the record is errant. */
+    static final class SchemaRefusedException extends RuntimeException {
+        SchemaRefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Why the record's rows may not be applied: the refusal of the first row change whose target schema (after
+     * {@code schema.map}) the allow-list does not permit, or null. Checked before anything of the record reaches the
+     * pipeline, so no SQL runs for it; the whole record is refused.
+     */
+    private String refusedSchema(List<ChangeEvent> events) {
+        io.cdcconnect.codec.model.TableInfo checked = null;
+        for (ChangeEvent e : events) {
+            if (!(e instanceof RowChange row)) continue;
+            // the rows of one table version share its TableInfo: one look-up per run of them
+            if (row.table() == checked) continue;
+            String target = pipeline.targetSchema(row.table().schema());
+            if (!allowList.permits(target)) {
+                return "row change of " + row.table().schema() + "." + row.table().table() + ": "
+                        + allowList.refusal(target);
+            }
+            checked = row.table();
+        }
+        return null;
+    }
+
     /** Thrown for a DDL statement the sink will not run whatever the policy: the record is errant. */
     static final class DdlRefusedException extends RuntimeException {
         DdlRefusedException(String message) {
@@ -367,7 +405,10 @@ public final class CdcSinkTask extends SinkTask {
                 continue;
             }
             String target = ddl.schema().isEmpty() ? "" : pipeline.targetSchema(ddl.schema());
-            DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target, pipeline::targetSchema, db -> true);
+            if (!target.isEmpty() && !allowList.permits(target)) {
+                throw new DdlRefusedException("the DDL text is not run: " + allowList.refusal(target));
+            }
+            DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target, pipeline::targetSchema, allowList::permits);
             switch (d.verdict()) {
                 case APPLY -> {
                     // onwards the stream carries the statement as the sink writes it, not the message's text

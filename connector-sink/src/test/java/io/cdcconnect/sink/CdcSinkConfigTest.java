@@ -16,7 +16,7 @@ class CdcSinkConfigTest {
 
     @Test
     void defaultsAreTheDocumentedOnes() {
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h:3306/"));
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h:3306/", "schema.include", "shop"));
         assertEquals("canal-json", c.inputFormat());
         assertEquals(SafeMode.AUTO, c.safeMode());
         assertEquals(4, c.workerCount());
@@ -45,21 +45,47 @@ class CdcSinkConfigTest {
     }
 
     @Test
+    void schemaIncludeListsDatabasesKeptByNameAndOneOfTheTwoSettingsIsRequired() {
+        String url = "jdbc:mysql://h/";
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", url, "schema.include", " shop, crm ,"));
+        assertEquals(java.util.List.of("shop", "crm"), c.schemaInclude());
+        ConfigException none = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+                url)));
+        assertTrue(none.getMessage().contains("schema.include") && none.getMessage().contains("schema.map"),
+                none.getMessage());
+        for (String bad : java.util.List.of("mysql", "Information_Schema", "sys", "cdc_connect")) {
+            ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
+                    "connection.url", url, "schema.include", "shop," + bad)));
+            assertTrue(e.getMessage().contains("schema.include") && e.getMessage().contains(bad), e.getMessage());
+        }
+        ConfigException pg = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
+                "connection.url", "jdbc:postgresql://h/db", "schema.include", "pg_toast")));
+        assertTrue(pg.getMessage().contains("pg_toast"), pg.getMessage());
+        ConfigException rename = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
+                "connection.url", url, "schema.include", "shop=shop2")));
+        assertTrue(rename.getMessage().contains("schema.map"), rename.getMessage());
+        // the control database is protected only while the sink keeps one there
+        assertEquals(java.util.List.of("cdc_connect"), new CdcSinkConfig(Map.of("connection.url", url,
+                "schema.include", "cdc_connect", "ddl.checkpoint.database", "")).schemaInclude());
+    }
+
+    @Test
     void invalidValuesAreRejected() {
         String url = "jdbc:mysql://h/";
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "safe.mode",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "schema.include", "shop", "safe.mode",
                 "sometimes")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "input.format",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "schema.include", "shop", "input.format",
                 "xml")));
-        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "worker.count",
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "schema.include", "shop", "worker.count",
                 "0")));
         ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
                 "jdbc:mariadb://h/?password=s3cret")));
         assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of()));
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
-                "timestamp.time.zone", "+08:00'; DROP TABLE t; --")));
-        assertEquals("+08:00", new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "timestamp.time.zone", "+08:00"))
+                "schema.include", "shop", "timestamp.time.zone", "+08:00'; DROP TABLE t; --")));
+        assertEquals("+08:00", new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "timestamp.time.zone", "+08:00",
+                "schema.include", "shop"))
                 .timestampTimeZone());
     }
 
@@ -75,7 +101,7 @@ class CdcSinkConfigTest {
     @Test
     void passwordIsHiddenInToString() {
         CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://h/", "connection.password",
-                "s3cret"));
+                "s3cret", "schema.include", "shop"));
         assertFalse(c.toString().contains("s3cret"));
         assertEquals("s3cret", c.connectionPassword());
     }
@@ -84,12 +110,12 @@ class CdcSinkConfigTest {
     void theClaimCheckStoreIsCheckedWhenTheConfigIsRead() {
         String url = "jdbc:mysql://h/";
         ConfigException bad = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
-                "input.codec.options", "claim-check-storage-uri=s3://id:t0ps3cret@bucket/claims")));
+                "schema.include", "shop", "input.codec.options", "claim-check-storage-uri=s3://id:t0ps3cret@bucket/claims")));
         assertTrue(bad.getMessage().contains("input.codec.options") && bad.getMessage().contains("only file://"),
                 bad.getMessage());
         assertFalse(bad.getMessage().contains("t0ps3cret"), "credentials in an error: " + bad.getMessage());
         CdcSinkConfig ok = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
-                "input.codec.options", "claim-check-storage-uri=file:///shared/claims"));
+                "input.codec.options", "claim-check-storage-uri=file:///shared/claims", "schema.include", "shop"));
         assertEquals("file:///shared/claims", ok.inputCodecOptions().get("claim-check-storage-uri"));
     }
 }

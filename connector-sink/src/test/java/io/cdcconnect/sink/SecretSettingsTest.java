@@ -32,6 +32,7 @@ class SecretSettingsTest {
                 "connection.user", "app",
                 "connection.url", "jdbc:mysql://app:" + SECRET + "@db.example:3306/?password=" + SECRET,
                 "connection.password", SECRET,
+                "schema.include", "shop",
                 "input.format", "avro",
                 "schema.registry.url", "https://reg:" + SECRET + "@registry.example:8081",
                 "input.codec.options", "schema-registry-username=reg,schema-registry-password=" + SECRET);

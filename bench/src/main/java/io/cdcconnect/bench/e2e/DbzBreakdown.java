@@ -183,6 +183,7 @@ public final class DbzBreakdown {
         c.put(CdcSinkConfig.INPUT_FORMAT, inputFormat);
         c.put("connection.url", "jdbc:mysql://127.0.0.1:3306/");
         c.put("connection.user", "root");
+        c.put(CdcSinkConfig.SCHEMA_INCLUDE, "sbtest");
         return new CdcSinkConfig(c);
     }
 

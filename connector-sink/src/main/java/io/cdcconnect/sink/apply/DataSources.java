@@ -58,6 +58,13 @@ public final class DataSources {
         }
         java.sql.Connection c = driver.connect(url, p);
         if (c == null) throw new java.sql.SQLException("the driver " + dialect.driverClass() + " refuses the URL");
+        // the sink's own session (its sql_mode above all), as on a pooled connection; in UTC: a check writes no time
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute(dialect.sessionInitSql("+00:00"));
+        } catch (java.sql.SQLException e) {
+            c.close();
+            throw e;
+        }
         return c;
     }
 

@@ -2,7 +2,7 @@ package io.cdcconnect.sink.validate;
 
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.apply.SchemaAllowList;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.sink.dialect.Dialects;
 import org.apache.kafka.common.config.ConfigException;
@@ -54,8 +54,9 @@ public final class ConfigRules {
     }
 
     /**
-     * {@code schema.map}: entries {@code source=target}, each source once, no target that the sink must never write
-     * into (the target's system databases and the DDL checkpoint database).
+     * {@code schema.map} and {@code schema.include}: entries {@code source=target}, each source once; no database
+     * that the sink must never write into (the target's system databases and the DDL checkpoint database); at least
+     * one database permitted ({@link SchemaAllowList}).
      */
     static List<ConfigProblem> schemaMap(CdcSinkConfig config) {
         List<ConfigProblem> out = new ArrayList<>();
@@ -76,20 +77,40 @@ public final class ConfigRules {
                         + "once; keep one " + source + "=target entry"));
             }
         }
-        DdlPolicy policy = DdlPolicy.parse(List.of("none"), config.ddlCheckpointDatabase(),
-                Dialects.forUrl(config.connectionUrl()).systemSchemas());
+        SchemaAllowList allowList = new SchemaAllowList(List.of(),
+                Dialects.forUrl(config.connectionUrl()).systemSchemas(), config.ddlCheckpointDatabase());
         for (Map.Entry<String, String> e : map.entrySet()) {
-            if (policy.protects(e.getValue())) {
+            if (allowList.isProtected(e.getValue())) {
                 out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_MAP, "'" + e.getKey() + "=" + e.getValue()
                         + "' maps into '" + e.getValue() + "', a system database or the sink's own ("
                         + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "): map it to a database of your data"));
             }
         }
+        for (String schema : config.schemaInclude()) {
+            if (schema.indexOf('=') >= 0) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_INCLUDE, "'" + schema + "' is a rename: list it in "
+                        + CdcSinkConfig.SCHEMA_MAP + "; " + CdcSinkConfig.SCHEMA_INCLUDE + " lists databases kept "
+                        + "by name"));
+            } else if (allowList.isProtected(schema)) {
+                out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_INCLUDE, "'" + schema + "' is a system database or "
+                        + "the sink's own (" + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "), which no message may "
+                        + "change: list the databases of your data"));
+            }
+        }
+        if (map.isEmpty() && config.schemaInclude().isEmpty()) {
+            out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_INCLUDE, "no database may be changed: set "
+                    + CdcSinkConfig.SCHEMA_INCLUDE + " to the databases written into under their own name (e.g. "
+                    + "shop,crm), or " + CdcSinkConfig.SCHEMA_MAP + " to source=target renames, or both. A message "
+                    + "may change only the databases these name (docs/security.md)"));
+        }
         return out;
     }
 
-    /** The databases rows and DDL go to that the configuration names: the targets of {@code schema.map}. */
+    /**
+     * The databases rows and DDL go to that the configuration names: the targets of {@code schema.map} and
+     * {@code schema.include} ({@link SchemaAllowList#configured}).
+     */
     public static Set<String> mappedSchemas(CdcSinkConfig config) {
-        return new java.util.LinkedHashSet<>(config.schemaMap().values());
+        return SchemaAllowList.configured(config);
     }
 }

@@ -39,7 +39,8 @@ class DecodeStageTest {
     private static final CanalJsonEncoder ENCODER = new CanalJsonEncoder(CanalJsonOptions.defaults());
 
     private static RecordDecoder canal() {
-        return RecordDecoders.forConfig(new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://db/")));
+        return RecordDecoders.forConfig(new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
+                "jdbc:mysql://db/", "schema.include", "shop")));
     }
 
     /** Records over 3 partitions; every 97th is not JSON. */

@@ -39,8 +39,9 @@ class DecodedSizeTest {
     }
 
     private static RecordDecoder decoder(String limit) {
-        Map<String, String> p = new java.util.HashMap<>(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://db/",
-                "input.codec.options", "large-message-handle-compression=lz4"));
+        Map<String, String> p = new java.util.HashMap<>(Map.of("connection.user", "u", "connection.url",
+                "jdbc:mysql://db/", "input.codec.options", "large-message-handle-compression=lz4", "schema.include",
+                "shop"));
         if (limit != null) p.put("input.max.decoded.bytes", limit);
         return RecordDecoders.forConfig(new CdcSinkConfig(p));
     }

@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RecordDecodersTest {
 
     private static CdcSinkConfig config(String format, boolean registry) {
-        Map<String, String> p = new HashMap<>(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://db/", "input.format", format));
+        Map<String, String> p = new HashMap<>(Map.of("connection.user", "u", "connection.url", "jdbc:mysql://db/",
+                "input.format", format, "schema.include", "shop"));
         if (registry) p.put("schema.registry.url", "http://127.0.0.1:1");
         return new CdcSinkConfig(p);
     }

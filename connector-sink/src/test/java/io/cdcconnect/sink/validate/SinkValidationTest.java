@@ -33,6 +33,7 @@ class SinkValidationTest {
         m.put("connection.url", "jdbc:mysql://127.0.0.1:" + closedPort() + "/");
         m.put("connection.user", "u");
         m.put("connection.password", SECRET);
+        m.put("schema.include", "shop");
         for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
         return m;
     }
@@ -95,7 +96,7 @@ class SinkValidationTest {
     @Test
     void theConfigItselfRefusesAnUnknownCodecOption() {
         ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
-                "jdbc:mysql://h/", "input.codec.options", "enable-tidb-extension=true")));
+                "jdbc:mysql://h/", "input.codec.options", "enable-tidb-extension=true", "schema.include", "shop")));
         assertTrue(e.getMessage().contains("input.codec.options") && e.getMessage().contains("unknown option"),
                 e.getMessage());
     }
@@ -115,6 +116,17 @@ class SinkValidationTest {
         String pg = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/db";
         assertTrue(errors(validate(props("connection.url", pg, "schema.map", "shop=pg_catalog")),
                 CdcSinkConfig.SCHEMA_MAP).get(0).contains("system database"));
+    }
+
+    @Test
+    void aConfigurationThatNamesNoDatabaseOrAProtectedOneIsReportedOnSchemaInclude() {
+        List<String> none = errors(validate(props("schema.include", "")), CdcSinkConfig.SCHEMA_INCLUDE);
+        assertTrue(none.get(0).contains("schema.include") && none.get(0).contains("schema.map"), none.toString());
+        List<String> system = errors(validate(props("schema.include", "shop,performance_schema")),
+                CdcSinkConfig.SCHEMA_INCLUDE);
+        assertTrue(system.get(0).contains("'performance_schema'"), system.toString());
+        assertEquals(List.of(), errors(validate(props("schema.include", "", "schema.map", "shop=shop2")),
+                CdcSinkConfig.SCHEMA_INCLUDE));
     }
 
     @Test

@@ -222,11 +222,33 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         return MySqlPrivileges.missing(c, dataSchemas, ddl, controlSchema);
     }
 
+    /**
+     * The SQL modes a sink session never runs under, whatever the server's (or the URL's) default. Its quoting assumes
+     * none of them: identifiers in backticks and strings in single quotes (ANSI_QUOTES would make a double-quoted
+     * default text a name), backslash escapes in the string literals of the DDL it replays (NO_BACKSLASH_ESCAPES
+     * would make {@code 'it\'s'} end early), {@code ||} as OR (PIPES_AS_CONCAT), '' as a value (MariaDB's
+     * EMPTY_STRING_IS_NULL), and zero dates the source accepted under its own sql_mode. The combination modes that
+     * imply some of these (ANSI, ORACLE, ...) go too: left in, they would set them again.
+     */
+    static final List<String> SESSION_MODES_REMOVED = List.of("ANSI", "ORACLE", "DB2", "MSSQL", "POSTGRESQL",
+            "MAXDB", "ANSI_QUOTES", "NO_BACKSLASH_ESCAPES", "PIPES_AS_CONCAT", "EMPTY_STRING_IS_NULL",
+            "NO_ZERO_IN_DATE", "NO_ZERO_DATE");
+
+    /**
+     * The server's sql_mode without {@link #SESSION_MODES_REMOVED}: every other mode (STRICT_TRANS_TABLES, ...) is the
+     * server's to choose. Each mode is removed whole, between commas, so that no comma is left dangling and no mode
+     * whose name contains another's is cut.
+     */
+    static String sessionSqlMode() {
+        String expr = "CONCAT(',', @@SESSION.sql_mode, ',')";
+        for (String mode : SESSION_MODES_REMOVED) expr = "REPLACE(" + expr + ", '," + mode + ",', ',')";
+        return "TRIM(BOTH ',' FROM " + expr + ")";
+    }
+
     @Override
     public String sessionInitSql(String timeZone) {
-        // the source accepted zero dates ('0000-00-00', '2024-00-00') under its own sql_mode: so must we
-        StringBuilder sb = new StringBuilder("SET SESSION time_zone = '").append(timeZone).append("', SESSION sql_mode = "
-                + "REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), 'NO_ZERO_DATE', '')");
+        StringBuilder sb = new StringBuilder("SET SESSION time_zone = '").append(timeZone)
+                .append("', SESSION sql_mode = ").append(sessionSqlMode());
         for (String v : sessionSettings()) sb.append(", SESSION ").append(v);
         return sb.toString();
     }

@@ -28,7 +28,7 @@ class CdcSinkConfigTest {
     @Test
     void theUserHasNoDefault() {
         ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
-                "jdbc:mysql://h:3306/")));
+                "jdbc:mysql://h:3306/", "schema.include", "shop")));
         assertTrue(e.getMessage().contains("connection.user") && e.getMessage().contains("no default value"),
                 e.getMessage());
         assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", " ",
@@ -47,25 +47,25 @@ class CdcSinkConfigTest {
     @Test
     void schemaIncludeListsDatabasesKeptByNameAndOneOfTheTwoSettingsIsRequired() {
         String url = "jdbc:mysql://h/";
-        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.url", url, "schema.include", " shop, crm ,"));
+        CdcSinkConfig c = new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url, "schema.include", " shop, crm ,"));
         assertEquals(java.util.List.of("shop", "crm"), c.schemaInclude());
-        ConfigException none = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.url",
+        ConfigException none = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
                 url)));
         assertTrue(none.getMessage().contains("schema.include") && none.getMessage().contains("schema.map"),
                 none.getMessage());
         for (String bad : java.util.List.of("mysql", "Information_Schema", "sys", "cdc_connect")) {
             ConfigException e = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
-                    "connection.url", url, "schema.include", "shop," + bad)));
+                    "connection.user", "u", "connection.url", url, "schema.include", "shop," + bad)));
             assertTrue(e.getMessage().contains("schema.include") && e.getMessage().contains(bad), e.getMessage());
         }
         ConfigException pg = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
-                "connection.url", "jdbc:postgresql://h/db", "schema.include", "pg_toast")));
+                "connection.user", "u", "connection.url", "jdbc:postgresql://h/db", "schema.include", "pg_toast")));
         assertTrue(pg.getMessage().contains("pg_toast"), pg.getMessage());
         ConfigException rename = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
-                "connection.url", url, "schema.include", "shop=shop2")));
+                "connection.user", "u", "connection.url", url, "schema.include", "shop=shop2")));
         assertTrue(rename.getMessage().contains("schema.map"), rename.getMessage());
         // the control database is protected only while the sink keeps one there
-        assertEquals(java.util.List.of("cdc_connect"), new CdcSinkConfig(Map.of("connection.url", url,
+        assertEquals(java.util.List.of("cdc_connect"), new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
                 "schema.include", "cdc_connect", "ddl.checkpoint.database", "")).schemaInclude());
     }
 

@@ -107,7 +107,7 @@ class TlsModeTest {
 
     @Test
     void requiredTlsIsHonouredOrRefusedClearly() throws Exception {
-        Map<String, String> props = new HashMap<>(Map.of("connection.url", SinkTarget.url(),
+        Map<String, String> props = new HashMap<>(Map.of("schema.include", "shop", "connection.url", SinkTarget.url(),
                 "connection.user", SinkTarget.user(), "connection.password", SinkTarget.password(),
                 "connection.ssl.mode", "required", "ddl.checkpoint.database", ""));
         if (serverOffersTls()) {
@@ -135,7 +135,7 @@ class TlsModeTest {
             assertEquals("", sslCipher(c), "the URL's sslMode=DISABLED is what the connection got");
         }
         // the warning says so, and names what to change
-        CdcSinkConfig config = new CdcSinkConfig(Map.of("connection.url", url, "connection.user", SinkTarget.user(),
+        CdcSinkConfig config = new CdcSinkConfig(Map.of("schema.include", "shop", "connection.url", url, "connection.user", SinkTarget.user(),
                 "connection.password", SinkTarget.password(), "connection.ssl.mode", "verify-identity"));
         List<String> warned = TransportWarnings.of(config);
         assertEquals(1, warned.size(), warned.toString());
@@ -144,21 +144,21 @@ class TlsModeTest {
 
     @Test
     void verifiedTlsAndNoPasswordGiveNoWarning() {
-        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://db.example/",
+        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("schema.include", "shop", "connection.url", "jdbc:mysql://db.example/",
                 "connection.user", "app", "connection.password", "pw", "connection.ssl.mode",
                 "verify-identity"))).isEmpty());
-        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("connection.url", "jdbc:postgresql://db/x?sslmode="
+        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("schema.include", "shop", "connection.url", "jdbc:postgresql://db/x?sslmode="
                 + "verify-full", "connection.user", "app", "connection.password", "pw"))).isEmpty());
-        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("connection.url", "jdbc:mysql://db.example/",
+        assertTrue(TransportWarnings.of(new CdcSinkConfig(Map.of("schema.include", "shop", "connection.url", "jdbc:mysql://db.example/",
                 "connection.user", "app", "connection.ssl.mode", "disabled"))).isEmpty());
         // a password in the URL counts as one
-        assertEquals(1, TransportWarnings.of(new CdcSinkConfig(Map.of("connection.url",
+        assertEquals(1, TransportWarnings.of(new CdcSinkConfig(Map.of("schema.include", "shop", "connection.url",
                 "jdbc:mysql://(host=db.example,password=pw)/", "connection.user", "app"))).size());
     }
 
     @Test
     void registryCredentialsOverPlainHttpAreWarnedAbout() {
-        Map<String, String> base = Map.of("connection.url", "jdbc:mysql://db.example/", "connection.user", "app",
+        Map<String, String> base = Map.of("schema.include", "shop", "connection.url", "jdbc:mysql://db.example/", "connection.user", "app",
                 "connection.ssl.mode", "verify-identity", "input.format", "avro");
         Map<String, String> userInfo = new HashMap<>(base);
         userInfo.put("schema.registry.url", "http://reg:regpw@registry.example:8081");

@@ -97,7 +97,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.cachePolicy = parts.cachePolicy();
         this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes,
                 new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::pausedForBuffer,
-                        this::replayFirst));
+                        this::replayFirst, this::rejectedRows));
         this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, ddl,
                 this::checkFailure, this::route, () -> currentOrigin);
         TableAutoCreator tables = parts.tables() != null ? parts.tables()

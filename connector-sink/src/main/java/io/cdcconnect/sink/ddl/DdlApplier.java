@@ -123,8 +123,8 @@ public final class DdlApplier {
             statement = MySqlDdlParser.parse(ddl.query());
         } catch (RefusedDdlException e) {
             // the stream's statements were read before they got here; the sink's own (auto-create) as well
-            throw new SQLException("DDL from " + origin + " is not run: " + e.getMessage() + " -- statement: "
-                    + redact(ddl.query()), "42000");
+            throw new DdlRejectedException("DDL from " + origin + " is not run: " + e.getMessage() + " -- statement: "
+                    + redact(ddl.query()), "42000", 0);
         }
         String named = statement.database();
         // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
@@ -162,9 +162,13 @@ public final class DdlApplier {
             } catch (SQLException e) {
                 if (!dialect.ddlAlreadyApplied(e)) {
                     // the server's own message may quote the statement: keep only the masked copy, not the cause
-                    throw new SQLException("DDL from " + origin + " in " + dialect.quote(targetSchema) + " failed: "
-                            + redact(dialect.describe(e)) + " -- statement: " + redact(ddl.query()), e.getSQLState(),
-                            e.getErrorCode());
+                    String message = "DDL from " + origin + " in " + dialect.quote(targetSchema) + " failed: "
+                            + redact(dialect.describe(e)) + " -- statement: " + redact(ddl.query());
+                    if (dialect.retryable(e) || dialect.connectionLost(e)) {
+                        throw new SQLException(message, e.getSQLState(), e.getErrorCode());
+                    }
+                    // what the statement says, not an outage: no retry changes it
+                    throw new DdlRejectedException(message, e.getSQLState(), e.getErrorCode());
                 }
                 LOG.info("DDL {} in {} (commitTs {}, from {}) already in effect: {}", ddl.kind(),
                         dialect.quote(targetSchema), ddl.commitTs(), origin, dialect.describe(e));

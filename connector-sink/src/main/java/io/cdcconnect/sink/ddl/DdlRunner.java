@@ -52,7 +52,7 @@ final class DdlRunner {
             // every record before it is committed downstream: durable before the statement runs, so that a failure
             // between the statement and the checkpoint below never re-applies rows of the old shape after it
             checkpointApplied();
-            if (run && executor.run(ddl, targetSchema, !targetSchema.equals(ddl.schema()), partition + "@" + offset)) {
+            if (run && runOrReport(ddl, targetSchema, partition, offset)) {
                 metrics.ddlApplied();
             }
             // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
@@ -75,6 +75,24 @@ final class DdlRunner {
             executor.evict(ddl, targetSchema);
         }
         shapes.invalidateAll();
+    }
+
+    /**
+     * Runs the statement; one the target refuses for what it says goes, under errors.tolerance=all, to the dead-letter
+     * queue with its record, and its place in the stream counts as passed (the rows after it that no longer fit then
+     * follow the per-row rules); otherwise it fails the task. Outages are retried inside the executor and fail loudly.
+     */
+    private boolean runOrReport(DdlChange ddl, String targetSchema, SourcePartition partition, long offset)
+            throws SQLException {
+        try {
+            return executor.run(ddl, targetSchema, !targetSchema.equals(ddl.schema()), partition + "@" + offset);
+        } catch (DdlRejectedException e) {
+            io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections().get();
+            if (!rejections.tolerated()) throw e;
+            rejections.report(partition, offset, "the target refused the DDL statement of the record at "
+                    + partition.where(offset) + ": " + e.getMessage(), e);
+            return false;
+        }
     }
 
     /** Records durably how far every partition is committed downstream now (before a statement runs or is agreed). */

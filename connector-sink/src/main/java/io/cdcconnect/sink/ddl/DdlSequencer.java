@@ -45,9 +45,12 @@ public final class DdlSequencer {
      * @param pausedForBuffer whether the partitions are paused for a full buffer: a partition a statement releases then
      *                        stays paused
      * @param replayFirst     puts records back ahead of every record still waiting to be processed, in their order
+     * @param rejections      where the record of a statement the target refuses for its content goes
+     *                        ({@link DdlRejectedException}), when errors.tolerance lets it
      */
     public record Pipeline(LongPredicate drain, Supplier<Map<SourcePartition, Long>> appliedOffsets,
-                           BooleanSupplier pausedForBuffer, Consumer<List<PendingRecord>> replayFirst) {
+                           BooleanSupplier pausedForBuffer, Consumer<List<PendingRecord>> replayFirst,
+                           Supplier<io.cdcconnect.sink.apply.RejectedRows> rejections) {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);

@@ -135,6 +135,10 @@ public final class TableAutoCreator {
                 }
             }
             return true;
+        } catch (DdlRejectedException e) {
+            // the target refuses the statement the row's columns call for: the row's record is errant, not the target
+            throw new RowRejectedException("cannot " + (create ? "create or " : "") + "evolve the target table of "
+                    + table + " for the row at " + origin + ": " + e.getMessage(), e);
         } catch (SQLException e) {
             throw new ApplyException("cannot " + (create ? "create or " : "") + "evolve the target table of " + table
                     + " for the row at " + origin + ": " + e.getMessage(), e);

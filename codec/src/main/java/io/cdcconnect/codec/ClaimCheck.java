@@ -45,12 +45,17 @@ public final class ClaimCheck {
     private final Path directory;
     private final boolean rawValue;
     private final long maxReadBytes;
+    private final long maxRecordBytes;
+    private final int maxRecordPointers;
 
-    private ClaimCheck(String uri, Path directory, boolean rawValue, long maxReadBytes) {
+    private ClaimCheck(String uri, Path directory, boolean rawValue, long maxReadBytes, long maxRecordBytes,
+                       int maxRecordPointers) {
         this.uri = uri;
         this.directory = directory;
         this.rawValue = rawValue;
         this.maxReadBytes = maxReadBytes;
+        this.maxRecordBytes = maxRecordBytes;
+        this.maxRecordPointers = maxRecordPointers;
     }
 
     /**
@@ -60,11 +65,108 @@ public final class ClaimCheck {
      */
     public ClaimCheck withReadLimit(long maxBytes) {
         if (maxBytes < 1) throw new IllegalArgumentException("read limit must be positive");
-        return new ClaimCheck(uri, directory, rawValue, maxBytes);
+        return new ClaimCheck(uri, directory, rawValue, maxBytes, maxRecordBytes, maxRecordPointers);
     }
 
     public long readLimit() {
         return maxReadBytes;
+    }
+
+    /**
+     * The same store, with a budget per Kafka record (defaults {@link CodecOptions#DEFAULT_CLAIM_CHECK_MAX_RECORD_BYTES}
+     * and {@link CodecOptions#DEFAULT_CLAIM_CHECK_MAX_RECORD_POINTERS}): one record may follow at most
+     * {@code maxPointers} claim-check locations, and read back at most {@code maxBytes} through them, counting each
+     * file's bytes and what its value decompresses to. Each pointer and each file's size are checked before the file
+     * is read, so a record over the budget fails without reading what lies beyond it.
+     */
+    public ClaimCheck withRecordBudget(long maxBytes, int maxPointers) {
+        if (maxBytes < 1 || maxPointers < 1) throw new IllegalArgumentException("record budget must be positive");
+        return new ClaimCheck(uri, directory, rawValue, maxReadBytes, maxBytes, maxPointers);
+    }
+
+    public long recordByteBudget() {
+        return maxRecordBytes;
+    }
+
+    public int recordPointerBudget() {
+        return maxRecordPointers;
+    }
+
+    /** A fresh budget for the claim-check reads of one Kafka record: a decoder takes one per record it decodes. */
+    public Budget budget() {
+        return new Budget();
+    }
+
+    /**
+     * What one Kafka record has read back through claim-check pointers so far, against the store's record budget
+     * ({@link #withRecordBudget}). Not thread-safe: one record is decoded on one thread.
+     */
+    public final class Budget {
+        private int pointers;
+        private long bytes;
+
+        private Budget() {
+        }
+
+        private ClaimCheck owner() {
+            return ClaimCheck.this;
+        }
+
+        /** Pointers followed so far. */
+        public int pointers() {
+            return pointers;
+        }
+
+        /** Bytes read back so far (files, and what their values decompressed to). */
+        public long bytes() {
+            return bytes;
+        }
+
+        private void follow(String location) {
+            if (pointers >= maxRecordPointers) {
+                throw new CodecException("claim-check location '" + location + "': the record points to more than "
+                        + maxRecordPointers + " claim-check locations, its budget (" + CodecOptions.CLAIM_CHECK_MAX_RECORD_POINTERS
+                        + "; the sink's input.claim.check.max.record.pointers); nothing more is read for it");
+            }
+            pointers++;
+        }
+
+        private void charge(String location, long n, String what) {
+            if (n > maxRecordBytes - bytes) throw overBudget(location, what + " " + n + " bytes");
+            bytes += n;
+        }
+
+        private CodecException overBudget(String location, String what) {
+            return new CodecException("claim-check location '" + location + "': " + what + ", which with the "
+                    + bytes + " bytes already read back for this record through " + (pointers - 1) + " other "
+                    + "claim-check pointer(s) exceeds the record's budget of " + maxRecordBytes + " bytes ("
+                    + CodecOptions.CLAIM_CHECK_MAX_RECORD_BYTES + "; the sink's input.claim.check.max.record.bytes)");
+        }
+
+        /**
+         * Decompresses a value read back from {@code location}, within what is left of the budget (and at most
+         * {@code maxDecodedBytes}, the bound on any one value), and charges what it yields.
+         */
+        public byte[] decompress(Compression compression, byte[] value, long maxDecodedBytes, String location) {
+            if (compression == Compression.NONE) return value;
+            long left = maxRecordBytes - bytes;
+            byte[] data;
+            if (left >= maxDecodedBytes) {
+                data = compression.decompress(value, maxDecodedBytes);
+            } else {
+                try {
+                    data = compression.decompress(value, left);
+                } catch (CodecException e) {
+                    // the budget was the tighter bound: say so, not the bound on one value
+                    if (e.getMessage() != null && e.getMessage().contains("limit of " + left + " bytes")) {
+                        throw overBudget(location, "its value decompresses to more than " + left + " bytes");
+                    }
+                    throw e;
+                }
+            }
+            charge(location, data.length, "its value decompresses to");
+            return data;
+        }
     }
 
     /**
@@ -96,7 +198,8 @@ public final class ClaimCheck {
         Path dir = Path.of(u.getPath());
         String base = "file://" + u.getPath();
         return new ClaimCheck(base.endsWith("/") ? base.substring(0, base.length() - 1) : base, dir, rawValue,
-                CodecOptions.DEFAULT_MAX_DECODED_BYTES);
+                CodecOptions.DEFAULT_MAX_DECODED_BYTES, CodecOptions.DEFAULT_CLAIM_CHECK_MAX_RECORD_BYTES,
+                CodecOptions.DEFAULT_CLAIM_CHECK_MAX_RECORD_POINTERS);
     }
 
     private static String redact(URI u) {
@@ -174,17 +277,34 @@ public final class ClaimCheck {
      * @throws UnavailableException when the store's directory is missing or unreadable, or reading it fails
      */
     public Stored read(String location) {
+        return read(location, budget());
+    }
+
+    /**
+     * As {@link #read(String)}, for one pointer of a record whose reads {@code budget} counts: the pointer, then the
+     * file's size (from the store's metadata), are checked against the budget before the file is read.
+     *
+     * @throws CodecException also when the record goes over its budget, naming it
+     */
+    public Stored read(String location, Budget budget) {
+        if (budget.owner() != this) throw new IllegalArgumentException("a budget of another store");
         String name = fileName(location);
+        budget.follow(location);
         byte[] data;
         Path file = directory.resolve(name);
         try {
             long size = Files.size(file);
             if (size > maxReadBytes) throw tooLarge(location, Long.toString(size));
+            budget.charge(location, size, "the file holds");
+            long limit = Math.min(maxReadBytes, size);
             try (java.io.InputStream in = Files.newInputStream(file)) {
-                // the file may have grown since: read no more than the limit allows
-                data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxReadBytes + 1));
+                // the file may have grown since: read no more than its size said, and fail if there is more
+                data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             }
-            if (data.length > maxReadBytes) throw tooLarge(location, "more than " + maxReadBytes);
+            if (data.length > limit) {
+                throw new CodecException("claim-check location '" + location + "': the file grew while it was read"
+                        + " (more than the " + size + " bytes it held when checked against the limits)");
+            }
         } catch (NoSuchFileException e) {
             if (!Files.isDirectory(directory) || !Files.isReadable(directory)) {
                 // the store itself is gone (an unmounted share, a missing volume): an outage, not a bad message

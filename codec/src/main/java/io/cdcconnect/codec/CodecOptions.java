@@ -26,6 +26,10 @@ import java.util.Map;
  *   <tr><td>claim-check-raw-value</td><td>false</td><td>canal-json</td></tr>
  *   <tr><td>max-decoded-bytes</td><td>67108864</td><td>decoders of canal-json, open-protocol (not TiCDC's: ours):
  *       the most bytes a value may decompress to, and a claim-check file may hold</td></tr>
+ *   <tr><td>claim-check-max-record-bytes</td><td>268435456</td><td>decoders of canal-json, open-protocol (ours): the
+ *       most bytes one Kafka record may read back through claim-check pointers, files and what they decompress to</td></tr>
+ *   <tr><td>claim-check-max-record-pointers</td><td>1000</td><td>decoders of canal-json, open-protocol (ours): the
+ *       most claim-check pointers one Kafka record may hold</td></tr>
  * </table>
  */
 public final class CodecOptions {
@@ -42,10 +46,25 @@ public final class CodecOptions {
     /** Our own option (TiCDC has none): the bound on what one value becomes once decompressed or read back. */
     public static final String MAX_DECODED_BYTES = "max-decoded-bytes";
     public static final long DEFAULT_MAX_DECODED_BYTES = 64L * 1024 * 1024;
+    /**
+     * Our own option: the most bytes one Kafka record may read back through claim-check pointers, counting each file
+     * and what its value decompresses to. 256 MiB: two files at the {@value #MAX_DECODED_BYTES} default that each
+     * decompress to as much again; TiCDC itself writes one pointer per Kafka message.
+     */
+    public static final String CLAIM_CHECK_MAX_RECORD_BYTES = "claim-check-max-record-bytes";
+    public static final long DEFAULT_CLAIM_CHECK_MAX_RECORD_BYTES = 256L * 1024 * 1024;
+    /**
+     * Our own option: the most claim-check pointers one Kafka record may hold. TiCDC writes one per Kafka message (a
+     * claim-checked row is alone in its message); 1,000 leaves ample room for a producer that batches such messages,
+     * and bounds the files one record makes the sink open.
+     */
+    public static final String CLAIM_CHECK_MAX_RECORD_POINTERS = "claim-check-max-record-pointers";
+    public static final int DEFAULT_CLAIM_CHECK_MAX_RECORD_POINTERS = 1000;
 
     /** What the Canal-JSON and Open-protocol decoders read: value compression, the claim-check store, the bound. */
     public static final java.util.Set<String> DECODER_OPTIONS = java.util.Set.of(COMPRESSION,
-            ClaimCheck.STORAGE_URI_OPTION, ClaimCheck.RAW_VALUE_OPTION, MAX_DECODED_BYTES);
+            ClaimCheck.STORAGE_URI_OPTION, ClaimCheck.RAW_VALUE_OPTION, MAX_DECODED_BYTES, CLAIM_CHECK_MAX_RECORD_BYTES,
+            CLAIM_CHECK_MAX_RECORD_POINTERS);
 
     private CodecOptions() {
     }
@@ -86,21 +105,27 @@ public final class CodecOptions {
             }
             return null;
         }
-        return ClaimCheck.open(uri, bool(o, ClaimCheck.RAW_VALUE_OPTION, false)).withReadLimit(maxDecodedBytes(o));
+        return ClaimCheck.open(uri, bool(o, ClaimCheck.RAW_VALUE_OPTION, false)).withReadLimit(maxDecodedBytes(o))
+                .withRecordBudget(positive(o, CLAIM_CHECK_MAX_RECORD_BYTES, DEFAULT_CLAIM_CHECK_MAX_RECORD_BYTES),
+                        (int) Math.min(Integer.MAX_VALUE, positive(o, CLAIM_CHECK_MAX_RECORD_POINTERS,
+                                DEFAULT_CLAIM_CHECK_MAX_RECORD_POINTERS)));
     }
 
     /** {@value #MAX_DECODED_BYTES}, at least 1. */
     public static long maxDecodedBytes(Map<String, String> o) {
-        String v = o.get(MAX_DECODED_BYTES);
-        if (v == null || v.isBlank()) return DEFAULT_MAX_DECODED_BYTES;
+        return positive(o, MAX_DECODED_BYTES, DEFAULT_MAX_DECODED_BYTES);
+    }
+
+    private static long positive(Map<String, String> o, String name, long dflt) {
+        String v = o.get(name);
+        if (v == null || v.isBlank()) return dflt;
         try {
             long n = Long.parseLong(v.trim());
             if (n >= 1) return n;
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("option " + MAX_DECODED_BYTES + " must be a positive number of bytes, was '"
-                + v + "'");
+        throw new IllegalArgumentException("option " + name + " must be a positive number, was '" + v + "'");
     }
 
     public static Compression compression(Map<String, String> o) {

@@ -220,4 +220,123 @@ class ClaimCheckTest {
         assertEquals(5000, CodecOptions.claimCheck(Map.of(ClaimCheck.STORAGE_URI_OPTION, dir.toUri().toString(),
                 CodecOptions.MAX_DECODED_BYTES, "5000")).readLimit());
     }
+
+    /** Replaces the stored file at {@code location} by a directory: reading it would fail as an outage of the store. */
+    private static long trap(Path dir, String location) throws Exception {
+        Path file = dir.resolve(location.substring(location.lastIndexOf('/') + 1));
+        Files.delete(file);
+        Files.createDirectory(file);
+        long size = Files.size(file);
+        org.junit.jupiter.api.Assumptions.assumeTrue(size > 0, "the file system gives directories a size");
+        // what a read of it does: the store is taken to be down, not the record to be bad
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), false);
+        assertThrows(UnavailableException.class, () -> store.read(location));
+        return size;
+    }
+
+    private static byte[] concat(byte[]... values) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] v : values) {
+            out.writeBytes(v);
+            out.write('\n');
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void aCanalJsonRecordWithMorePointersThanItsBudgetFailsBeforeReadingThem(@TempDir Path dir) throws Exception {
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), false);
+        CanalJsonEncoder enc = new CanalJsonEncoder(CanalJsonOptions.builder().enableTidbExtension(true)
+                .maxMessageBytes(500).largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(store).build());
+        byte[] first = enc.encode(big(1));
+        byte[] second = enc.encode(big(2));
+        byte[] third = enc.encode(big(3));
+        byte[] record = concat(first, second, third);
+        assertEquals(3, new CanalJsonDecoder(Compression.NONE, store).decode(record).size(), "within the default");
+
+        trap(dir, MAPPER.readTree(third).get("_tidb").get("claimCheckLocation").asText());
+        ClaimCheck budgeted = store.withRecordBudget(1L << 30, 2);
+        CodecException e = assertThrows(CodecException.class,
+                () -> new CanalJsonDecoder(Compression.NONE, budgeted).decode(record));
+        assertTrue(e.getMessage().contains("canal-json message #3") && e.getMessage().contains("more than 2 claim-check"
+                + " locations") && e.getMessage().contains("claim-check-max-record-pointers")
+                && e.getMessage().contains("input.claim.check.max.record.pointers"), e.getMessage());
+        // the budget is per record: a decoder takes a fresh one for each
+        CanalJsonDecoder decoder = new CanalJsonDecoder(Compression.NONE, budgeted);
+        for (int i = 0; i < 3; i++) assertEquals(2, decoder.decode(concat(first, second)).size());
+    }
+
+    @Test
+    void aCanalJsonRecordReadingBackMoreThanItsBudgetFailsBeforeReadingTheFileThatExceedsIt(@TempDir Path dir)
+            throws Exception {
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), false);
+        CanalJsonEncoder enc = new CanalJsonEncoder(CanalJsonOptions.builder().enableTidbExtension(true)
+                .maxMessageBytes(500).largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(store).build());
+        byte[] first = enc.encode(big(1));
+        byte[] second = enc.encode(big(2));
+        String firstLocation = MAPPER.readTree(first).get("_tidb").get("claimCheckLocation").asText();
+        long firstSize = Files.size(dir.resolve(firstLocation.substring(firstLocation.lastIndexOf('/') + 1)));
+        long trapSize = trap(dir, MAPPER.readTree(second).get("_tidb").get("claimCheckLocation").asText());
+
+        long budget = firstSize + trapSize - 1;
+        ClaimCheck budgeted = store.withRecordBudget(budget, 10);
+        CodecException e = assertThrows(CodecException.class,
+                () -> new CanalJsonDecoder(Compression.NONE, budgeted).decode(concat(first, second)));
+        assertTrue(e.getMessage().contains("canal-json message #2") && e.getMessage().contains("the file holds "
+                + trapSize + " bytes") && e.getMessage().contains("the " + firstSize + " bytes already read back")
+                && e.getMessage().contains("budget of " + budget + " bytes (claim-check-max-record-bytes; the sink's "
+                + "input.claim.check.max.record.bytes)"), e.getMessage());
+        assertEquals(1, new CanalJsonDecoder(Compression.NONE, budgeted).decode(first).size(), "alone it fits");
+    }
+
+    @Test
+    void whatAStoredValueDecompressesToCountsAgainstTheRecordsBudget(@TempDir Path dir) throws Exception {
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), true);
+        CanalJsonEncoder enc = new CanalJsonEncoder(CanalJsonOptions.builder().enableTidbExtension(true)
+                .maxMessageBytes(500).compression(Compression.LZ4)
+                .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(store).build());
+        // text that compresses well: the stored file is small, what it decompresses to is not
+        RowChange row = RowChange.insert(T, new Object[] {5L, "z".repeat(200_000)}, TS + 5);
+        byte[] kafka = enc.encode(row);
+        long fileSize = Files.size(onlyFile(dir));
+        assertTrue(fileSize < 10_000, "stored compressed: " + fileSize);
+        CodecException e = assertThrows(CodecException.class, () -> new CanalJsonDecoder(Compression.LZ4,
+                store.withRecordBudget(100_000, 10)).decode(kafka));
+        assertTrue(e.getMessage().contains("its value decompresses to more than " + (100_000 - fileSize) + " bytes")
+                && e.getMessage().contains("budget of 100000 bytes (claim-check-max-record-bytes"), e.getMessage());
+        assertEquals(1, new CanalJsonDecoder(Compression.LZ4, store.withRecordBudget(300_000, 10)).decode(kafka).size());
+    }
+
+    @Test
+    void anOpenProtocolRecordWithMorePointersThanItsBudgetFailsBeforeReadingThem(@TempDir Path dir) throws Exception {
+        ClaimCheck store = ClaimCheck.open(dir.toUri().toString(), false);
+        OpenProtocolEncoder enc = new OpenProtocolEncoder(OpenProtocolOptions.builder().maxMessageBytes(1000)
+                .largeMessageHandle(LargeMessageHandle.CLAIM_CHECK).claimCheck(store).build());
+        for (long id = 1; id <= 3; id++) assertTrue(enc.append(big(id)).isEmpty());
+        EncodedMessage m = enc.flush().get(0);
+        List<OpenProtocolDecoder.Entry> entries = new OpenProtocolDecoder().entries(m.key(), m.value());
+        assertEquals(3, entries.size());
+        assertEquals(3, new OpenProtocolDecoder(Compression.NONE, store).decode(m.key(), m.value()).size());
+
+        trap(dir, entries.get(2).key().claimCheckLocation());
+        CodecException e = assertThrows(CodecException.class, () -> new OpenProtocolDecoder(Compression.NONE,
+                store.withRecordBudget(1L << 30, 2)).decode(m.key(), m.value()));
+        assertTrue(e.getMessage().contains("open-protocol entry #3") && e.getMessage().contains("more than 2 "
+                + "claim-check locations") && e.getMessage().contains("claim-check-max-record-pointers"), e.getMessage());
+    }
+
+    @Test
+    void theRecordBudgetComesFromTheOptions(@TempDir Path dir) {
+        ClaimCheck dflt = CodecOptions.claimCheck(Map.of(ClaimCheck.STORAGE_URI_OPTION, dir.toUri().toString()));
+        assertEquals(CodecOptions.DEFAULT_CLAIM_CHECK_MAX_RECORD_BYTES, dflt.recordByteBudget());
+        assertEquals(CodecOptions.DEFAULT_CLAIM_CHECK_MAX_RECORD_POINTERS, dflt.recordPointerBudget());
+        ClaimCheck set = CodecOptions.claimCheck(Map.of(ClaimCheck.STORAGE_URI_OPTION, dir.toUri().toString(),
+                CodecOptions.CLAIM_CHECK_MAX_RECORD_BYTES, "5000", CodecOptions.CLAIM_CHECK_MAX_RECORD_POINTERS, "3"));
+        assertEquals(5000, set.recordByteBudget());
+        assertEquals(3, set.recordPointerBudget());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> CodecOptions.claimCheck(
+                Map.of(ClaimCheck.STORAGE_URI_OPTION, dir.toUri().toString(),
+                        CodecOptions.CLAIM_CHECK_MAX_RECORD_POINTERS, "0")));
+        assertTrue(bad.getMessage().contains("claim-check-max-record-pointers"), bad.getMessage());
+    }
 }

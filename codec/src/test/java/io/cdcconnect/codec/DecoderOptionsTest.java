@@ -16,7 +16,8 @@ class DecoderOptionsTest {
     @Test
     void eachFormatNamesTheOptionsItsDecoderReads() {
         assertEquals(Set.of("large-message-handle-compression", "claim-check-storage-uri", "claim-check-raw-value",
-                "max-decoded-bytes"), WireFormat.CANAL_JSON.decoderOptions());
+                "max-decoded-bytes", "claim-check-max-record-bytes", "claim-check-max-record-pointers"),
+                WireFormat.CANAL_JSON.decoderOptions());
         assertEquals(WireFormat.CANAL_JSON.decoderOptions(), WireFormat.OPEN_PROTOCOL.decoderOptions());
         assertTrue(WireFormat.AVRO.decoderOptions().containsAll(Set.of("schema-registry", "schema-registry-username",
                 "schema-registry-password", "schema-registry-timeout-ms")));
@@ -27,8 +28,9 @@ class DecoderOptionsTest {
     void anUnknownOptionIsRefusedListingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> WireFormat.CANAL_JSON.checkDecoderOptions(Map.of("enable-tidb-extension", "true")));
-        assertTrue(e.getMessage().startsWith("unknown option 'enable-tidb-extension' (known: claim-check-raw-value, "
-                + "claim-check-storage-uri, large-message-handle-compression, max-decoded-bytes)"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown option 'enable-tidb-extension' (known: claim-check-max-record-bytes, "
+                + "claim-check-max-record-pointers, claim-check-raw-value, claim-check-storage-uri, "
+                + "large-message-handle-compression, max-decoded-bytes)"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> WireFormat.AVRO.checkDecoderOptions(Map.of("large-message-handle-compression", "lz4")));
         assertTrue(e.getMessage().contains("schema-registry-timeout-ms"), e.getMessage());

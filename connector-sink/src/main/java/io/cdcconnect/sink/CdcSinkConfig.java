@@ -43,6 +43,8 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SCHEMA_INCLUDE = "schema.include";
     public static final String INPUT_CODEC_OPTIONS = "input.codec.options";
     public static final String INPUT_MAX_DECODED_BYTES = "input.max.decoded.bytes";
+    public static final String INPUT_CLAIM_CHECK_MAX_RECORD_BYTES = "input.claim.check.max.record.bytes";
+    public static final String INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS = "input.claim.check.max.record.pointers";
     public static final String SCHEMA_REGISTRY_TRUSTSTORE = "schema.registry.ssl.truststore.location";
     public static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
     public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
@@ -51,6 +53,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
     public static final String WORKER_COUNT = "worker.count";
     public static final String DECODE_THREADS = "decode.threads";
+    public static final String DECODE_AHEAD_MAX_BYTES = "decode.ahead.max.bytes";
     public static final String MAX_TXN_ROWS = "max.txn.rows";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String BUFFER_MAX_WAIT_MS = "buffer.max.wait.ms";
@@ -185,6 +188,18 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "to the dead-letter queue, or the task fails naming the limit. What a record decodes to "
                         + "counts against buffer.max.bytes.",
                 GROUP_INPUT, ++o, Width.SHORT, "Max decoded bytes");
+        d.define(INPUT_CLAIM_CHECK_MAX_RECORD_BYTES, Type.LONG, 256L * 1024 * 1024, ConfigDef.Range.atLeast(1024),
+                Importance.LOW, "Most bytes one record may read back from the claim-check store through all its "
+                        + "claim-check pointers together: each file's size, and what its value decompresses to. Each "
+                        + "file's size is checked before it is read; a record that would go over is bad input (dead-"
+                        + "letter queue, or the task fails naming the budget and the record's topic, partition and "
+                        + "offset). The default holds two files at the input.max.decoded.bytes default that each "
+                        + "decompress to as much again.",
+                GROUP_INPUT, ++o, Width.SHORT, "Claim-check bytes per record");
+        d.define(INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS, Type.INT, 1000, ConfigDef.Range.atLeast(1),
+                Importance.LOW, "Most claim-check pointers one record may hold; the next one is refused as bad "
+                        + "input before its file is opened. TiCDC writes one pointer per Kafka message.",
+                GROUP_INPUT, ++o, Width.SHORT, "Claim-check pointers per record");
         d.define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
                 "Comma-separated source=target database renames, e.g. shop=shop_replica,crm=crm_copy. Its targets "
                         + "and the databases of schema.include are the only ones a message may change: a row or DDL "
@@ -222,6 +237,13 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Threads per task that decode the records of each put() ahead of the task thread, which takes "
                         + "them in their order (every partition keeps its order). 0 decodes on the task thread.",
                 GROUP_APPLY, ++o, Width.SHORT, "Decode threads");
+        d.define(DECODE_AHEAD_MAX_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024),
+                Importance.LOW, "Most bytes of decoded records the decode threads hold ahead of the task thread. A "
+                        + "decode thread starts a record only while what it holds ahead plus the record's received "
+                        + "size fits, and keeps the result only if its decoded size fits; the task thread decodes the "
+                        + "rest itself, in order, as it reaches them. Once put() stops for a full buffer "
+                        + "(buffer.max.wait.ms), the records it has not reached wait undecoded for a later put().",
+                GROUP_APPLY, ++o, Width.SHORT, "Decode-ahead bytes");
         d.define(MAX_TXN_ROWS, Type.INT, 4096, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 "Largest downstream transaction. A source transaction with more rows is split into parts of this "
                         + "size, each committed on its own (a reader may then see it half applied). Workers also "
@@ -431,6 +453,14 @@ public final class CdcSinkConfig extends AbstractConfig {
         return getLong(INPUT_MAX_DECODED_BYTES);
     }
 
+    public long inputClaimCheckMaxRecordBytes() {
+        return getLong(INPUT_CLAIM_CHECK_MAX_RECORD_BYTES);
+    }
+
+    public int inputClaimCheckMaxRecordPointers() {
+        return getInt(INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS);
+    }
+
     /** source database -> target database. */
     public Map<String, String> schemaMap() {
         return pairs(SCHEMA_MAP, getList(SCHEMA_MAP), "source=target");
@@ -467,6 +497,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public int workerCount() {
         return getInt(WORKER_COUNT);
+    }
+
+    public long decodeAheadMaxBytes() {
+        return getLong(DECODE_AHEAD_MAX_BYTES);
     }
 
     public int decodeThreads() {

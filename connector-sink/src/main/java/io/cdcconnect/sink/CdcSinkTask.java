@@ -76,6 +76,12 @@ public final class CdcSinkTask extends SinkTask {
     private boolean rowsTolerated;
     /** Records that carry rows, per partition and offset, until applied: a rejected row's record is reported whole. */
     private final Map<SourcePartition, ConcurrentSkipListMap<Long, SinkRecord>> retained = new ConcurrentHashMap<>();
+    /**
+     * Records a {@code put()} did not reach because the buffer stayed full past {@code buffer.max.wait.ms}: kept as
+     * they arrived, undecoded, and taken in order before the next {@code put()}'s records (the partitions are paused
+     * meanwhile, so Connect hands over nothing more for them).
+     */
+    private final List<SinkRecord> deferred = new java.util.ArrayList<>();
 
     /** Where a task's pipeline comes from: the target over JDBC, or a model of it (the simulation of the core). */
     interface PipelineFactory {
@@ -117,7 +123,7 @@ public final class CdcSinkTask extends SinkTask {
         io.cdcconnect.sink.decode.SkippedRecords skipped = io.cdcconnect.sink.decode.SkippedRecords.counted(metrics);
         decoder = RecordDecoders.forConfig(config, skipped);
         decodeStage = new DecodeStage(() -> RecordDecoders.forConfig(config, skipped), config.decodeThreads(),
-                "cdc-sink-" + connector + "-" + taskId);
+                config.decodeAheadMaxBytes(), "cdc-sink-" + connector + "-" + taskId);
         try {
             reporter = context != null ? context.errantRecordReporter() : null;
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -196,7 +202,16 @@ public final class CdcSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         Set<SourcePartition> active = new HashSet<>();
         if (rowsTolerated) releaseApplied();
-        DecodeStage.Batch batch = decodeStage.decode(records instanceof List<SinkRecord> l ? l : List.copyOf(records));
+        List<SinkRecord> all = records instanceof List<SinkRecord> l ? l : List.copyOf(records);
+        if (!deferred.isEmpty()) {
+            // what the last put() did not reach goes first: every partition keeps its order
+            List<SinkRecord> before = new java.util.ArrayList<>(deferred.size() + all.size());
+            before.addAll(deferred);
+            before.addAll(all);
+            deferred.clear();
+            all = before;
+        }
+        DecodeStage.Batch batch = decodeStage.decode(all);
         boolean done = false;
         try {
             pipeline.beginBatch();
@@ -250,8 +265,17 @@ public final class CdcSinkTask extends SinkTask {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
                 pipeline.accept(p, offset, events, bytes, ddlCopies(record, events));
+                if (pipeline.backlogged() && i + 1 < batch.size()) {
+                    // the buffer stayed full past buffer.max.wait.ms and the partitions are paused: the records not
+                    // reached wait as they arrived, not decoded, for a later put()
+                    deferred.addAll(all.subList(i + 1, all.size()));
+                    for (SinkRecord r : deferred) {
+                        active.add(new SourcePartition(Coordinates.topic(r), Coordinates.partition(r)));
+                    }
+                    break;
+                }
             }
-            if (pipeline.endBatch(active) && context != null) {
+            if ((pipeline.endBatch(active) || !deferred.isEmpty()) && context != null) {
                 // a statement waits on other tasks, or partitions are held: come back soon even if every partition
                 // is paused (Connect's poll would otherwise block until its next offset commit)
                 context.timeout(RECHECK_MS);
@@ -260,8 +284,19 @@ public final class CdcSinkTask extends SinkTask {
         } catch (ApplyException e) {
             throw new ConnectException(e.getMessage(), e);
         } finally {
-            if (!done) batch.cancel();
+            // abandoned (the put() failed), or records deferred: what was decoded ahead is dropped
+            if (!done || !deferred.isEmpty()) batch.cancel();
         }
+    }
+
+    /** The stage that decodes each put()'s records ahead of the task thread (for tests). */
+    DecodeStage decodeStage() {
+        return decodeStage;
+    }
+
+    /** Records waiting, undecoded, for a later put() (for tests). */
+    int deferredRecords() {
+        return deferred.size();
     }
 
     /**
@@ -485,6 +520,8 @@ public final class CdcSinkTask extends SinkTask {
         if (pipeline == null) return;
         // what this task held back for them is dropped with them: so is its pause (see open)
         resume(partitions);
+        Set<TopicPartition> revoked = new HashSet<>(partitions);
+        deferred.removeIf(r -> revoked.contains(new TopicPartition(Coordinates.topic(r), Coordinates.partition(r))));
         pipeline.forget(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
         // after forget: it lets the workers finish what they apply for these partitions, rejected rows reported
         for (TopicPartition tp : partitions) retained.remove(new SourcePartition(tp.topic(), tp.partition()));
@@ -492,6 +529,7 @@ public final class CdcSinkTask extends SinkTask {
 
     @Override
     public void stop() {
+        deferred.clear();
         if (decodeStage != null) {
             decodeStage.close();
             decodeStage = null;

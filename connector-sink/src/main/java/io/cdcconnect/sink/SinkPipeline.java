@@ -245,6 +245,14 @@ public final class SinkPipeline implements AutoCloseable {
         buffer.drainBacklog();
     }
 
+    /**
+     * Whether a record waits for buffer room past {@code buffer.max.wait.ms} (the partitions are paused): the caller
+     * should hand over no more records in this {@code put()}.
+     */
+    public boolean backlogged() {
+        return !buffer.isEmpty();
+    }
+
     private boolean pausedForBuffer() {
         return buffer.paused();
     }

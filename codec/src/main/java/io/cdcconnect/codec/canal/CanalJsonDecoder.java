@@ -91,13 +91,20 @@ public final class CanalJsonDecoder {
             throw new CodecException("canal-json: null value (a tombstone is not a Canal-JSON message)");
         }
         List<ChangeEvent> out = new ArrayList<>(1);
-        decode(value, out, false);
+        // what this record reads back through claim-check pointers, all of them together
+        decode(value, out, null, claimCheck == null ? null : claimCheck.budget());
         return out;
     }
 
-    /** @param claimed the value was read back from the claim-check store (it must not point there again) */
-    private void decode(byte[] value, List<ChangeEvent> out, boolean claimed) {
-        byte[] data = compression.decompress(value, maxDecodedBytes);
+    /**
+     * @param claimedFrom where the value was read back from in the claim-check store (it must not point there again),
+     *                    or null for the record's own value
+     * @param budget      the record's claim-check budget, or null without a store
+     */
+    private void decode(byte[] value, List<ChangeEvent> out, String claimedFrom, ClaimCheck.Budget budget) {
+        boolean claimed = claimedFrom != null;
+        byte[] data = claimed ? budget.decompress(compression, value, maxDecodedBytes, claimedFrom)
+                : compression.decompress(value, maxDecodedBytes);
         int index = 0;
         try (JsonParser p = GoJson.parser(data, 0, data.length)) {
             JsonToken t;
@@ -112,7 +119,7 @@ public final class CanalJsonDecoder {
                         throw new CodecException("canal-json message #" + index + ": points to the claim-check store"
                                 + " again (" + m.claimCheckLocation + ")");
                     }
-                    readClaimed(m.claimCheckLocation, index, out);
+                    readClaimed(m.claimCheckLocation, index, out, budget);
                 } else {
                     toEvents(m, index, out);
                 }
@@ -131,15 +138,20 @@ public final class CanalJsonDecoder {
     }
 
     /** Replaces a claim-check message by the whole message it points to. */
-    private void readClaimed(String location, int index, List<ChangeEvent> out) {
+    private void readClaimed(String location, int index, List<ChangeEvent> out, ClaimCheck.Budget budget) {
         String where = "canal-json message #" + index;
         if (claimCheck == null) {
             throw new CodecException(where + ": the row is in the claim-check store at " + location + "; set "
                     + ClaimCheck.STORAGE_URI_OPTION + " to the producer's store to read it");
         }
-        byte[] whole = claimCheck.read(location).value();
+        byte[] whole;
         try {
-            decode(whole, out, true);
+            whole = claimCheck.read(location, budget).value();
+        } catch (CodecException e) {
+            throw new CodecException(where + ": " + e.getMessage(), e);
+        }
+        try {
+            decode(whole, out, location, budget);
         } catch (CodecException e) {
             throw new CodecException(where + ", read back from claim-check location " + location + ": "
                     + e.getMessage(), e);

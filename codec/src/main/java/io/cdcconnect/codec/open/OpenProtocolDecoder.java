@@ -89,6 +89,11 @@ public final class OpenProtocolDecoder {
      * @throws CodecException when the version is not 1, a length runs past the end, or the counts differ
      */
     public List<Entry> entries(byte[] key, byte[] value) {
+        return entries(key, value, null, null);
+    }
+
+    /** @param claimedFrom the claim-check location the message was read back from (then {@code budget} counts it) */
+    private List<Entry> entries(byte[] key, byte[] value, String claimedFrom, ClaimCheck.Budget budget) {
         if (key == null || key.length < 8) {
             throw new CodecException("open-protocol key of " + (key == null ? "null" : key.length + " bytes")
                     + " is too short for the 8-byte version");
@@ -118,7 +123,9 @@ public final class OpenProtocolDecoder {
             if (v.length > 0 && k.type() != OpenKey.RESOLVED && compression != Compression.NONE) {
                 // the limit holds for the whole message, not per entry: a batch of small bombs is one large value
                 try {
-                    v = compression.decompress(v, Math.max(0, maxDecodedBytes - decoded));
+                    long limit = Math.max(0, maxDecodedBytes - decoded);
+                    v = budget == null ? compression.decompress(v, limit)
+                            : budget.decompress(compression, v, limit, claimedFrom);
                 } catch (CodecException e) {
                     throw new CodecException("open-protocol value entry #" + (i + 1) + ": " + e.getMessage(), e);
                 }
@@ -165,12 +172,14 @@ public final class OpenProtocolDecoder {
     public List<ChangeEvent> decode(byte[] key, byte[] value) {
         List<Entry> entries = entries(key, value);
         List<ChangeEvent> out = new ArrayList<>(entries.size());
+        // what this record reads back through claim-check pointers, all of them together
+        ClaimCheck.Budget budget = claimCheck == null ? null : claimCheck.budget();
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             String where = "open-protocol entry #" + (i + 1);
             try {
                 switch (e.key().type()) {
-                    case OpenKey.ROW -> out.add(e.key().claimCheckLocation() != null ? claimed(e, where)
+                    case OpenKey.ROW -> out.add(e.key().claimCheckLocation() != null ? claimed(e, where, budget)
                             : row(e, where + " (" + e.key().schema() + "." + e.key().table() + ")"));
                     case OpenKey.DDL -> out.add(ddl(e));
                     case OpenKey.RESOLVED -> out.add(new Watermark(e.key().ts()));
@@ -186,18 +195,23 @@ public final class OpenProtocolDecoder {
     }
 
     /** The row a claim-check entry points to, read back from the store (a one-row message of its own). */
-    private RowChange claimed(Entry e, String where) throws IOException {
+    private RowChange claimed(Entry e, String where, ClaimCheck.Budget budget) throws IOException {
         String location = e.key().claimCheckLocation();
         where = where + " (" + e.key().schema() + "." + e.key().table() + ")";
         if (claimCheck == null) {
             throw new CodecException(where + ": the row is in the claim-check store at " + location + "; set "
                     + ClaimCheck.STORAGE_URI_OPTION + " to the producer's store to read it");
         }
-        ClaimCheck.Stored stored = claimCheck.read(location);
+        ClaimCheck.Stored stored;
+        try {
+            stored = claimCheck.read(location, budget);
+        } catch (CodecException ex) {
+            throw new CodecException(where + ": " + ex.getMessage(), ex);
+        }
         String from = where + ", read back from claim-check location " + location;
         List<Entry> whole;
         try {
-            whole = entries(stored.key(), stored.value());
+            whole = entries(stored.key(), stored.value(), location, budget);
         } catch (CodecException ex) {
             throw new CodecException(from + ": " + ex.getMessage(), ex);
         }

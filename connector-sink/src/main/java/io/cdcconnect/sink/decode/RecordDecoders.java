@@ -55,6 +55,12 @@ public final class RecordDecoders {
     private static Map<String, String> codecOptions(CdcSinkConfig config) {
         Map<String, String> options = new HashMap<>(config.inputCodecOptions());
         options.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
+        if (config.inputWireFormat().largeMessageHandling()) {
+            options.put(CodecOptions.CLAIM_CHECK_MAX_RECORD_BYTES,
+                    Long.toString(config.inputClaimCheckMaxRecordBytes()));
+            options.put(CodecOptions.CLAIM_CHECK_MAX_RECORD_POINTERS,
+                    Integer.toString(config.inputClaimCheckMaxRecordPointers()));
+        }
         if (config.inputWireFormat().needsSchemaRegistry()) {
             options.putAll(config.schemaRegistryTls());
             if (!config.schemaRegistryUrl().isBlank()) {

@@ -46,8 +46,10 @@ public final class SinkRecommenders {
                 p -> CdcSinkConfig.TRUSTSTORE_TYPES, p -> format(p).needsSchemaRegistry()));
         recommenders.put(CdcSinkConfig.INPUT_CODEC_OPTIONS, new Recommender(p -> List.of(),
                 p -> !format(p).decoderOptions().isEmpty()));
-        recommenders.put(CdcSinkConfig.INPUT_MAX_DECODED_BYTES, new Recommender(p -> List.of(),
-                p -> format(p).largeMessageHandling()));
+        for (String largeMessages : List.of(CdcSinkConfig.INPUT_MAX_DECODED_BYTES,
+                CdcSinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_BYTES, CdcSinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS)) {
+            recommenders.put(largeMessages, new Recommender(p -> List.of(), p -> format(p).largeMessageHandling()));
+        }
 
         Map<String, List<String>> dependents = Map.of(
                 CdcSinkConfig.CONNECTION_URL, List.of(CdcSinkConfig.DIALECT),

@@ -261,7 +261,7 @@ public final class CdcSinkTask extends SinkTask {
                             "refused the rows of the record at %s");
                     events = List.of();
                 }
-                if (rowsTolerated && carriesRows(events)) {
+                if (rowsTolerated && mayBeRejected(events)) {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
                 pipeline.accept(p, offset, events, bytes, ddlCopies(record, events));
@@ -342,9 +342,10 @@ public final class CdcSinkTask extends SinkTask {
         }
     }
 
-    private static boolean carriesRows(List<ChangeEvent> events) {
+    /** Whether the target may reject something of the record: a row, or a DDL statement (its record is kept). */
+    private static boolean mayBeRejected(List<ChangeEvent> events) {
         for (ChangeEvent e : events) {
-            if (e instanceof RowChange) return true;
+            if (e instanceof RowChange || e instanceof DdlChange) return true;
         }
         return false;
     }

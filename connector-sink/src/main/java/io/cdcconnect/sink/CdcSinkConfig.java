@@ -277,11 +277,13 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "
                         + "alter-table, drop-table, truncate-table, rename-table, create-index, drop-index, "
                         + "create-database, alter-database, drop-database. A statement of a kind left out is skipped "
-                        + "(logged, counted in the sink metric ddl-skipped-total). Whatever this says, text that is not one "
-                        + "statement of those kinds (GRANT, CREATE USER, SET, routines, views, a second statement "
-                        + "after ';', an executable comment, CREATE TABLE ... SELECT, a name in mysql, sys, "
-                        + "information_schema, performance_schema or the DDL checkpoint database) is never run: the "
-                        + "record goes to the dead-letter queue, or the task fails naming it.",
+                        + "(logged, counted in the sink metric ddl-skipped-total). Whatever this says, the text is "
+                        + "parsed and the sink runs only the statement as it writes it out again: text that is not one "
+                        + "statement of those kinds with allowed clauses and table options (GRANT, CREATE USER, SET, "
+                        + "routines, views, a second statement, an executable comment, CREATE TABLE ... SELECT, DATA "
+                        + "DIRECTORY, CONNECTION, ...) or that would change a database outside schema.map and "
+                        + "schema.include is never run: the record goes to the dead-letter queue, or the task fails "
+                        + "naming it.",
                 GROUP_APPLY, ++o, Width.LONG, "DDL policy");
         d.define(DDL_CHECKPOINT_DATABASE, Type.STRING, "cdc_connect", Importance.LOW,
                 "Database in the target where the sink records, when it runs a DDL statement, the offsets through "

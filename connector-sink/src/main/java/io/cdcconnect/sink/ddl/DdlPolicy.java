@@ -49,8 +49,6 @@ public final class DdlPolicy {
     public record Decision(Verdict verdict, Kind kind, String reason, ParsedDdl statement) {
     }
 
-    private static final Set<String> SYSTEM_DATABASES = Set.of("mysql", "information_schema", "performance_schema",
-            "sys");
 
     private final Set<Kind> allowed;
     private final Set<String> protectedDatabases;
@@ -84,7 +82,7 @@ public final class DdlPolicy {
                 kinds.add(kind(s));
             }
         }
-        java.util.HashSet<String> prot = new java.util.HashSet<>(SYSTEM_DATABASES);
+        java.util.HashSet<String> prot = new java.util.HashSet<>(io.cdcconnect.sink.apply.SchemaAllowList.MYSQL_SYSTEM_SCHEMAS);
         for (String schema : targetSystemSchemas) prot.add(schema.toLowerCase(Locale.ROOT));
         if (checkpointDatabase != null && !checkpointDatabase.isBlank()) {
             prot.add(checkpointDatabase.trim().toLowerCase(Locale.ROOT));
@@ -132,6 +130,15 @@ public final class DdlPolicy {
             return new Decision(Verdict.REFUSE, null, e.getMessage(), null);
         }
         Kind k = statement.kind();
+        if (targetDatabase == null || targetDatabase.isEmpty()) {
+            for (ParsedDdl.TableRef t : statement.tables()) {
+                if (t.schema() == null) {
+                    // it would run in whatever database the connection happens to be in
+                    return new Decision(Verdict.REFUSE, k, "it names table `" + t.name() + "` without a database, "
+                            + "and its message names none", statement);
+                }
+            }
+        }
         for (String db : statement.targetSchemas(targetDatabase, mapSchema)) {
             if (protectedDatabases.contains(db.toLowerCase(Locale.ROOT))) {
                 return new Decision(Verdict.REFUSE, k, "it would change `" + db + "`, which no message may change",

@@ -69,6 +69,11 @@ class DdlPolicyTest {
             assertEquals(DdlPolicy.Verdict.APPLY, d.verdict(), sql + " -> " + d);
             assertEquals("CREATE TABLE `t` (`id` INT)", d.statement().canonical().replace("  ", " "), sql);
         }
+        // a table without a database, in a message without one, would run wherever the connection is
+        DdlPolicy.Decision unplaced = ALL.decide("DROP TABLE t", "");
+        assertEquals(DdlPolicy.Verdict.REFUSE, unplaced.verdict());
+        assertTrue(unplaced.reason().contains("without a database"), unplaced.reason());
+        assertEquals(DdlPolicy.Verdict.APPLY, ALL.decide("DROP TABLE shop.t", "").verdict());
         // nor anything at all in the server's own databases, named by the message's database field
         assertEquals(DdlPolicy.Verdict.REFUSE, ALL.decide("DROP TABLE user", "mysql").verdict());
         assertEquals(DdlPolicy.Verdict.REFUSE, ALL.decide("DROP TABLE ddl_checkpoint", "cdc_connect").verdict());

@@ -91,11 +91,27 @@ public record ParsedDdl(DdlPolicy.Kind kind, List<TableRef> tables, String datab
      * @param tidb whether TiDB's feature comments are written (a TiDB target); other servers never see them
      */
     public String mysql(UnaryOperator<String> mapSchema, boolean tidb) {
+        return write(mapSchema, tidb, null);
+    }
+
+    /** A piece as {@link #canonical()} writes it, and where: {@code canonical().substring(start, end)}. */
+    public record Placed(Piece piece, int start, int end) {
+    }
+
+    /** The pieces {@link #canonical()} writes, each with where it is in that text: for a translation to read. */
+    public List<Placed> placed() {
+        List<Placed> out = new ArrayList<>(pieces.size());
+        write(UnaryOperator.identity(), false, out);
+        return out;
+    }
+
+    private String write(UnaryOperator<String> mapSchema, boolean tidb, List<Placed> placed) {
         StringBuilder sb = new StringBuilder(64 + pieces.size() * 8);
         Piece previous = null;
         for (Piece p : pieces) {
             if (p instanceof TiDbFeature && !tidb) continue;
             if (previous != null && (p.gap() || needsSpace(previous, p))) sb.append(' ');
+            int start = sb.length();
             if (p instanceof Word w) {
                 sb.append(w.text());
             } else if (p instanceof Name n) {
@@ -112,6 +128,7 @@ public record ParsedDdl(DdlPolicy.Kind kind, List<TableRef> tables, String datab
             } else if (p instanceof TiDbFeature f) {
                 sb.append(f.comment());
             }
+            if (placed != null) placed.add(new Placed(p, start, sb.length()));
             previous = p;
         }
         return sb.toString();

@@ -6,6 +6,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -142,11 +145,25 @@ public final class PostgresDdl {
      * @param schemaMap     MySQL database name to PostgreSQL schema name, for qualified names and DATABASE DDL
      */
     public static Translation translate(String mysqlDdl, String defaultSchema, UnaryOperator<String> schemaMap) {
+        ParsedDdl parsed;
+        try {
+            parsed = MySqlDdlParser.parse(mysqlDdl == null ? "" : mysqlDdl);
+        } catch (RefusedDdlException e) {
+            return Translation.unsupported(e.getMessage());
+        }
+        return translate(parsed, defaultSchema, schemaMap);
+    }
+
+    /**
+     * As {@link #translate(String, String, UnaryOperator)} for a statement already read: the translation reads the
+     * statement's own pieces ({@link ParsedDdl#placed()}), as the sink writes them, not any text of the message.
+     */
+    public static Translation translate(ParsedDdl statement, String defaultSchema, UnaryOperator<String> schemaMap) {
         Objects.requireNonNull(defaultSchema, "defaultSchema");
         Objects.requireNonNull(schemaMap, "schemaMap");
         try {
-            List<Tok> toks = tokenize(mysqlDdl == null ? "" : mysqlDdl);
-            Parser p = new Parser(mysqlDdl, toks, defaultSchema, schemaMap);
+            String sql = statement.canonical();
+            Parser p = new Parser(sql, tokens(statement.placed()), defaultSchema, schemaMap);
             p.statement();
             return Translation.of(p.out, p.warnings);
         } catch (Unsupported e) {
@@ -175,165 +192,64 @@ public final class PostgresDdl {
         }
     }
 
-    private static List<Tok> tokenize(String s) {
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
+    private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(
+            "(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
+
+    /**
+     * The statement's pieces as this translation's tokens, each placed where {@link ParsedDdl#canonical()} writes it:
+     * keywords, names, strings and numbers as read by the sink's one parser; operators one character each; charset
+     * introducers dropped (PostgreSQL strings carry no charset).
+     */
+    private static List<Tok> tokens(List<ParsedDdl.Placed> placed) {
         List<Tok> out = new ArrayList<>();
-        int n = s.length();
-        int i = 0;
-        while (i < n) {
-            char c = s.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
-                int end = s.indexOf("*/", i + 2);
-                if (end < 0) throw new Unsupported("the statement has an unterminated comment");
-                i = end + 2;
-            } else if (c == '#' || (c == '-' && i + 1 < n && s.charAt(i + 1) == '-'
-                    && (i + 2 >= n || Character.isWhitespace(s.charAt(i + 2))))) {
-                int end = s.indexOf('\n', i);
-                i = end < 0 ? n : end + 1;
-            } else if (c == '`') {
-                StringBuilder v = new StringBuilder();
-                int j = i + 1;
-                while (true) {
-                    if (j >= n) throw new Unsupported("the statement has an unterminated `name`");
-                    char d = s.charAt(j);
-                    if (d == '`') {
-                        if (j + 1 < n && s.charAt(j + 1) == '`') {
-                            v.append('`');
-                            j += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    v.append(d);
-                    j++;
-                }
-                out.add(new Tok(T.IDENT, v.toString(), i, j + 1));
-                i = j + 1;
-            } else if (c == '\'' || c == '"') {
-                int[] end = new int[1];
-                String v = string(s, i, end);
-                out.add(new Tok(T.STRING, v, i, end[0]));
-                i = end[0];
-            } else if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(s.charAt(i + 1))
-                    && !(prevIsName(out, i)))) {
-                int j = i;
-                if (c == '0' && i + 1 < n && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'b')) {
-                    int k = i + 2;
-                    boolean hex = s.charAt(i + 1) == 'x';
-                    while (k < n && (hex ? isHex(s.charAt(k)) : s.charAt(k) == '0' || s.charAt(k) == '1')) k++;
-                    if (k > i + 2 && (k >= n || !isWordChar(s.charAt(k)))) {
-                        out.add(new Tok(hex ? T.HEX : T.BITS, s.substring(i + 2, k), i, k));
-                        i = k;
-                        continue;
-                    }
-                }
-                while (j < n && Character.isDigit(s.charAt(j))) j++;
-                if (j < n && s.charAt(j) == '.') {
-                    j++;
-                    while (j < n && Character.isDigit(s.charAt(j))) j++;
-                }
-                if (j < n && (s.charAt(j) == 'e' || s.charAt(j) == 'E')) {
-                    int k = j + 1;
-                    if (k < n && (s.charAt(k) == '+' || s.charAt(k) == '-')) k++;
-                    if (k < n && Character.isDigit(s.charAt(k))) {
-                        while (k < n && Character.isDigit(s.charAt(k))) k++;
-                        j = k;
-                    }
-                }
-                if (j < n && isWordChar(s.charAt(j))) {
-                    // a name that starts with digits (MySQL allows 1abc)
-                    while (j < n && isWordChar(s.charAt(j))) j++;
-                    out.add(new Tok(T.WORD, s.substring(i, j), i, j));
+        int end = 0;
+        for (int k = 0; k < placed.size(); k++) {
+            ParsedDdl.Placed pl = placed.get(k);
+            ParsedDdl.Piece p = pl.piece();
+            int a = pl.start();
+            int b = pl.end();
+            end = b;
+            if (p instanceof ParsedDdl.Name n) {
+                out.add(new Tok(T.IDENT, n.name(), a, b));
+            } else if (p instanceof ParsedDdl.Qualified q) {
+                if (q.database() || q.schema() == null) {
+                    out.add(new Tok(T.IDENT, q.name(), a, b));
                 } else {
-                    out.add(new Tok(T.NUMBER, s.substring(i, j), i, j));
+                    int dot = a + ParsedDdl.quoteName(q.schema()).length();
+                    out.add(new Tok(T.IDENT, q.schema(), a, dot));
+                    out.add(new Tok(T.SYM, ".", dot, dot + 1));
+                    out.add(new Tok(T.IDENT, q.name(), dot + 1, b));
                 }
-                i = j;
-            } else if (isWordChar(c)) {
-                int j = i;
-                while (j < n && isWordChar(s.charAt(j))) j++;
-                String w = s.substring(i, j);
-                if (j < n && s.charAt(j) == '\'') {
-                    String lw = w.toLowerCase(Locale.ROOT);
-                    if (lw.equals("x") || lw.equals("b")) {
-                        int[] end = new int[1];
-                        String v = string(s, j, end);
-                        out.add(new Tok(lw.equals("x") ? T.HEX : T.BITS, v, i, end[0]));
-                        i = end[0];
-                        continue;
-                    }
-                    if (lw.startsWith("_") || lw.equals("n")) { // character set introducer, national string
-                        i = j;
-                        continue;
+            } else if (p instanceof ParsedDdl.Text t) {
+                out.add(new Tok(T.STRING, t.value(), a, b));
+            } else if (p instanceof ParsedDdl.Word w) {
+                String text = w.text();
+                String lower = text.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("_") && k + 1 < placed.size() && placed.get(k + 1).piece() instanceof ParsedDdl.Text) {
+                    continue; // _utf8mb4'...'
+                } else if (WORD.matcher(text).matches() || (Character.isDigit(text.charAt(0))
+                        && !NUMBER.matcher(text).matches() && !lower.startsWith("0x") && !lower.startsWith("0b"))) {
+                    out.add(new Tok(T.WORD, text, a, b));
+                } else if (NUMBER.matcher(text).matches()) {
+                    out.add(new Tok(T.NUMBER, text, a, b));
+                } else if (lower.startsWith("x'") || lower.startsWith("0x")) {
+                    out.add(new Tok(T.HEX, lower.startsWith("0x") ? text.substring(2)
+                            : text.substring(2, text.length() - 1), a, b));
+                } else if (lower.startsWith("b'") || lower.startsWith("0b")) {
+                    out.add(new Tok(T.BITS, lower.startsWith("0b") ? text.substring(2)
+                            : text.substring(2, text.length() - 1), a, b));
+                } else {
+                    for (int c = 0; c < text.length(); c++) {
+                        out.add(new Tok(T.SYM, String.valueOf(text.charAt(c)), a + c, a + c + 1));
                     }
                 }
-                out.add(new Tok(T.WORD, w, i, j));
-                i = j;
-            } else {
-                out.add(new Tok(T.SYM, String.valueOf(c), i, i + 1));
-                i++;
             }
         }
-        out.add(new Tok(T.END, "", n, n));
+        out.add(new Tok(T.END, "", end, end));
         return out;
     }
 
-    private static boolean prevIsName(List<Tok> out, int pos) {
-        if (out.isEmpty()) return false;
-        Tok p = out.get(out.size() - 1);
-        return p.end == pos && (p.type == T.WORD || p.type == T.IDENT);
-    }
-
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c > 127;
-    }
-
-    private static boolean isHex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-
-    /** A MySQL string literal starting at {@code start}: '' doubling and backslash escapes resolved. */
-    private static String string(String s, int start, int[] endOut) {
-        char q = s.charAt(start);
-        StringBuilder v = new StringBuilder();
-        int j = start + 1;
-        int n = s.length();
-        while (true) {
-            if (j >= n) throw new Unsupported("the statement has an unterminated string");
-            char d = s.charAt(j);
-            if (d == '\\' && j + 1 < n) {
-                char e = s.charAt(j + 1);
-                switch (e) {
-                    case 'n' -> v.append('\n');
-                    case 't' -> v.append('\t');
-                    case 'r' -> v.append('\r');
-                    case 'b' -> v.append('\b');
-                    case '0' -> v.append('\0');
-                    case 'Z' -> v.append('\u001a');
-                    case '%', '_' -> v.append('\\').append(e); // kept, as MySQL does
-                    default -> v.append(e);
-                }
-                j += 2;
-                continue;
-            }
-            if (d == q) {
-                if (j + 1 < n && s.charAt(j + 1) == q) {
-                    v.append(q);
-                    j += 2;
-                    continue;
-                }
-                break;
-            }
-            v.append(d);
-            j++;
-        }
-        endOut[0] = j + 1;
-        return v.toString();
-    }
-
-    // ---------------------------------------------------------------------------------------------------- quoting
-
-    /** A PostgreSQL quoted identifier. */
     static String q(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
     }

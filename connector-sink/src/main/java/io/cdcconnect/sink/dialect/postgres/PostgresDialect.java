@@ -362,9 +362,9 @@ public final class PostgresDialect extends StandardSqlDialect {
     @Override
     public List<String> applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl parsed,
                                  String targetSchema, Map<String, String> schemaMap) throws SQLException {
-        // translated from the statement as the sink writes it (no comment, its own quoting), not the message's text
+        // translated from the statement the sink read (its pieces), never from the message's text
         String mysql = parsed.canonical();
-        PostgresDdl.Translation t = PostgresDdl.translate(mysql, targetSchema,
+        PostgresDdl.Translation t = PostgresDdl.translate(parsed, targetSchema,
                 db -> schemaMap.getOrDefault(db, db));
         if (t.unsupported() != null) throw new UnsupportedDdlException(t.unsupported());
         for (String w : t.warnings()) LOG.warn("DDL {} in \"{}\" (commitTs {}): {}", ddl.kind(), targetSchema,

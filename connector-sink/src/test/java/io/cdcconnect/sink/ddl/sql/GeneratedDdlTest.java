@@ -74,6 +74,11 @@ class GeneratedDdlTest {
                 }
                 assertEquals(d.statement().tables().size(), again.tables().size(), "seed " + seed + ": " + sql);
             }
+            // the PostgreSQL translation reads the same statement: it translates it or says why not, nothing else
+            io.cdcconnect.sink.dialect.postgres.PostgresDdl.Translation pg =
+                    io.cdcconnect.sink.dialect.postgres.PostgresDdl.translate(d.statement(), "shop_replica", MAPPER);
+            assertTrue(pg.supported() || !pg.unsupported().isBlank(), "seed " + seed + ": " + sql + " -> " + pg);
+
         }
         System.out.printf("generated DDL: %d texts, %d applied, %d refused%n", seeds, applied, refused);
         assertTrue(applied > seeds / 10, "too few accepted texts to prove anything: " + applied);

@@ -24,8 +24,10 @@ public final class WorkerMetrics {
     }
 
     /**
-     * The worker's plugin metrics for the task ({@code context::pluginMetrics}), or null where there are none: a
-     * worker older than Kafka 4.1 (no such method, or a context that does not implement it), or a stand-in context.
+     * The worker's plugin metrics for the task, or null where there are none: a worker older than Kafka 4.1 (no such
+     * method, or a context that does not implement it), or a stand-in context. Pass a lambda,
+     * {@code () -> context.pluginMetrics()}, not a method reference: a reference is resolved where it is written, so
+     * an older worker's error would escape before this could catch it.
      */
     public static PluginMetrics of(Supplier<PluginMetrics> context) {
         try {

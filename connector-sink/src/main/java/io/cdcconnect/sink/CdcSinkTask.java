@@ -114,11 +114,14 @@ public final class CdcSinkTask extends SinkTask {
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
         allowList = SchemaAllowList.forConfig(config);
         String connector = props.getOrDefault("name", "cdc-sink");
-        String taskId = MetricsJmx.taskId(props, connector, this);
+        // the worker's own metrics (Kafka 4.1+), which also tell the task its number
+        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = context == null ? null
+                : io.cdcconnect.codec.metrics.WorkerMetrics.of(() -> context.pluginMetrics());
+        String taskId = MetricsJmx.taskId(props, connector, pluginMetrics);
 
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error
         decodeRetry = RetryPolicy.fromSettings(config.retryMaxAttempts(), config.retryBackoffMs(), e -> false);
-        metrics = jmx ? SinkMetrics.jmx(connector, taskId) : SinkMetrics.inMemory(connector, taskId);
+        metrics = jmx ? SinkMetrics.jmx(connector, taskId, pluginMetrics) : SinkMetrics.inMemory(connector, taskId);
         // records a decoder skips on purpose count in this task's metrics
         io.cdcconnect.sink.decode.SkippedRecords skipped = io.cdcconnect.sink.decode.SkippedRecords.counted(metrics);
         decoder = RecordDecoders.forConfig(config, skipped);

@@ -145,6 +145,7 @@ public final class SinkPipeline implements AutoCloseable {
                 ds.close();
                 ds = pool(config, refined, poolName);
             }
+            ds.setMetricsTrackerFactory(metrics.poolTracker());
             SinkPipeline p = jdbc(config, metrics, ds, refined, limits, connector, poolName);
             p.openWindow();
             return p;

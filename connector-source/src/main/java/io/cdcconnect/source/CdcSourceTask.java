@@ -74,7 +74,10 @@ public class CdcSourceTask extends SourceTask {
         }
         Dispatcher dispatcher = config.dispatcher();
         encoder = Encoders.create(config);
-        metrics = SourceMetrics.jmx(name, MetricsJmx.taskId(props, name, this), encoder);
+        // the worker's own metrics (Kafka 4.1+), which also tell the task its number
+        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = context == null ? null
+                : io.cdcconnect.codec.metrics.WorkerMetrics.of(() -> context.pluginMetrics());
+        metrics = SourceMetrics.jmx(name, MetricsJmx.taskId(props, name, pluginMetrics), encoder, pluginMetrics);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
         keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(),
                 config.jdbcProperties());

@@ -39,8 +39,8 @@ final class ConvertAhead implements AutoCloseable {
     ConvertAhead(Step step, int depth, String name) {
         this.step = step;
         this.ready = new ArrayBlockingQueue<>(depth);
-        this.thread = new Thread(this::run, name + "-convert");
-        this.thread.setDaemon(true);
+        // with the MDC of the task's thread (Connect's connector.context), as every thread the task starts
+        this.thread = io.cdcconnect.codec.logging.TaskThreads.newThread(this::run, name + "-convert");
         this.thread.start();
     }
 

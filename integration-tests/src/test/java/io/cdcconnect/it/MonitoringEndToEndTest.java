@@ -38,7 +38,8 @@ class MonitoringEndToEndTest {
         MOVED.put("cdc-connect:type=source-table-metrics", List.of("events-total", "bytes-total"));
         MOVED.put("cdc-connect:type=sink-task-metrics", List.of("lag-ms", "rows-applied-total", "txn-flush-total",
                 "txn-flush-time-ns-total", "statements-executed-total", "statements-prepared-total",
-                "stmtcache-hits-total", "stmtcache-misses-total", "stmtcache-size", "ddl-applied-total"));
+                "stmtcache-hits-total", "stmtcache-misses-total", "stmtcache-size", "ddl-applied-total",
+                "pool-connections-acquired-total", "pool-wait-time-ns-total"));
         MOVED.put("kafka.connect:type=source-task-metrics", List.of("source-record-poll-total",
                 "source-record-write-total"));
         MOVED.put("kafka.connect:type=sink-task-metrics", List.of("sink-record-read-total", "sink-record-send-total",
@@ -109,6 +110,30 @@ class MonitoringEndToEndTest {
                         && m.getValue().contains(e.attribute()));
                 if (mustMove && !(v > 0)) {
                     problems.add(e.mbean() + " " + e.attribute() + " is " + v + " after the workload");
+                }
+            }
+            // the same metrics through the worker's own plugin metrics (Kafka 4.1+), under the worker's names
+            Map<String, String> viaWorker = new LinkedHashMap<>();
+            viaWorker.put("cdc-connect:type=source-task-metrics,", "kafka.connect:type=plugins,connector="
+                    + Pipeline.SOURCE_CONNECTOR + ",task=*");
+            viaWorker.put("cdc-connect:type=source-table-metrics,", "kafka.connect:type=plugins,connector="
+                    + Pipeline.SOURCE_CONNECTOR + ",task=*,table=*");
+            viaWorker.put("cdc-connect:type=sink-task-metrics,", "kafka.connect:type=plugins,connector="
+                    + Pipeline.SINK_CONNECTOR + ",task=*");
+            for (Map.Entry<String, String> w : viaWorker.entrySet()) {
+                Map<String, Double> viaPlugins = connect.workerMetrics(w.getValue());
+                LOG.info("{} = {}", w.getValue(), new TreeMap<>(viaPlugins));
+                for (MonitoringDoc.Entry e : documented) {
+                    if (!e.mbean().startsWith(w.getKey())) continue;
+                    Double v = viaPlugins.get(e.attribute());
+                    boolean mustMove = MOVED.entrySet().stream().anyMatch(m -> e.mbean().startsWith(m.getKey())
+                            && m.getValue().contains(e.attribute()));
+                    if (v == null) {
+                        problems.add(w.getValue() + " has no attribute " + e.attribute() + "; it has "
+                                + viaPlugins.keySet());
+                    } else if (mustMove && !(v > 0)) {
+                        problems.add(w.getValue() + " " + e.attribute() + " is " + v + " after the workload");
+                    }
                 }
             }
             assertEquals(List.of(), problems);

@@ -104,13 +104,9 @@ public final class EncoderGroup<C> implements AutoCloseable {
         Objects.requireNonNull(encoders, "encoders");
         this.encoders = ThreadLocal.withInitial(encoders);
         int id = GROUPS.incrementAndGet();
-        AtomicInteger n = new AtomicInteger();
+        // with the MDC of the thread making the group (a task's: Connect's connector.context)
         this.workers = new ThreadPoolExecutor(config.threads(), config.threads(), 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "cdc-encoder-" + id + "-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), io.cdcconnect.codec.logging.TaskThreads.factory("cdc-encoder-" + id + "-"));
         LOG.info("Encoder group {} started: {} threads, {} bytes in flight at most", id, config.threads(),
                 config.maxInFlightBytes());
     }

@@ -58,17 +58,23 @@ public final class MetricsJmx {
         return PLAIN.matcher(value).matches() ? value : ObjectName.quote(value);
     }
 
+    /** Per connector, the next number handed to a task the worker did not give one (see {@link #taskId}). */
+    private static final Map<String, java.util.concurrent.atomic.AtomicInteger> NEXT_TASK = new ConcurrentHashMap<>();
+
     /**
-     * The task's number: Connect names a task's thread {@code task-thread-<connector>-<n>} (a task is not told its
-     * number); {@code task.id} in the task's settings overrides it (tests), else a number unique to the instance.
+     * The task's number. A task is not told its number, but a Kafka 4.1+ worker tags the task's plugin metrics with
+     * it ({@code pluginMetrics}, may be null); {@code task.id} in the task's settings stands in where there are none
+     * (tests); failing both (an older worker), the tasks of {@code connector} started in this JVM are numbered in the
+     * order they start, from 0.
      */
-    public static String taskId(Map<String, String> props, String connector, Object task) {
+    public static String taskId(Map<String, String> props, String connector,
+                                org.apache.kafka.common.metrics.PluginMetrics pluginMetrics) {
+        String fromWorker = pluginMetrics == null ? null : WorkerMetrics.taskNumber(pluginMetrics);
+        if (fromWorker != null) return fromWorker;
         String explicit = props.get("task.id");
         if (explicit != null) return explicit;
-        String thread = Thread.currentThread().getName();
-        String prefix = "task-thread-" + connector + "-";
-        if (thread.startsWith(prefix)) return thread.substring(prefix.length());
-        return Integer.toHexString(System.identityHashCode(task));
+        return Integer.toString(NEXT_TASK.computeIfAbsent(connector, c -> new java.util.concurrent.atomic.AtomicInteger())
+                .getAndIncrement());
     }
 
     /** A registration that {@link #close()} removes, unless a successor has taken the name over since. */

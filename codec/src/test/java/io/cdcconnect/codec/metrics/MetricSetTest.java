@@ -8,6 +8,12 @@ import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.metrics.KafkaMetricsContext;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.common.utils.Time;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,12 +74,56 @@ class MetricSetTest {
     }
 
     @Test
-    void theTaskNumberComesFromTheThreadConnectNamesOrFromTaskId() throws Exception {
-        assertEquals("7", MetricsJmx.taskId(Map.of("task.id", "7"), "c", this));
-        String[] seen = new String[1];
-        Thread t = new Thread(() -> seen[0] = MetricsJmx.taskId(Map.of(), "my-conn", this), "task-thread-my-conn-2");
-        t.start();
-        t.join();
-        assertEquals("2", seen[0]);
+    void theTaskNumberComesFromTheWorkersPluginMetricsThenTaskIdThenTheOrderTasksStartInNeverFromTheThread()
+            throws Exception {
+        // a worker's metrics, tagged as Kafka 4.1's Connect tags a task's plugin metrics (ConnectMetrics)
+        try (Metrics worker = new Metrics();
+             PluginMetricsImpl task3 = new PluginMetricsImpl(worker, taskTags("my-conn", "3"))) {
+            String[] seen = new String[1];
+            // the thread's name says task 2; the worker says 3
+            Thread t = new Thread(() -> seen[0] = MetricsJmx.taskId(Map.of(), "my-conn", task3),
+                    "task-thread-my-conn-2");
+            t.start();
+            t.join();
+            assertEquals("3", seen[0]);
+        }
+        assertEquals("7", MetricsJmx.taskId(Map.of("task.id", "7"), "c", null));
+        String first = MetricsJmx.taskId(Map.of(), "numbered-conn", null);
+        String second = MetricsJmx.taskId(Map.of(), "numbered-conn", null);
+        assertEquals("0", first);
+        assertEquals("1", second);
+        assertEquals("0", MetricsJmx.taskId(Map.of(), "other-conn", null));
+    }
+
+    @Test
+    void theSetIsRegisteredThroughTheWorkersPluginMetricsUnderItsTagsAndReadLive() throws Exception {
+        MetricSet set = new MetricSet("test", METRICS);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName table = new ObjectName("kafka.connect:type=plugins,connector=plug-conn,task=0,table=shop.orders");
+        try (Metrics worker = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
+                new KafkaMetricsContext("kafka.connect"));
+             PluginMetricsImpl task0 = new PluginMetricsImpl(worker, taskTags("plug-conn", "0"))) {
+            java.util.LinkedHashMap<String, String> tags = new java.util.LinkedHashMap<>();
+            tags.put("table", "shop.orders");
+            WorkerMetrics.Registration r = WorkerMetrics.register(task0, set, tags);
+            set.counter("rows-total").add(5);
+            set.gauge("queue-bytes", () -> 42);
+            // through the worker's metrics, as every reporter of metric.reporters sees them
+            assertEquals(5.0, worker.metrics().get(r.names().get(0)).metricValue());
+            // and through the worker's JMX reporter, as the worker publishes them
+            assertEquals(5.0, server.getAttribute(table, "rows-total"));
+            assertEquals(42.0, server.getAttribute(table, "queue-bytes"));
+            r.close();
+            assertFalse(server.isRegistered(table));
+            assertTrue(worker.metrics().keySet().stream().noneMatch(n -> n.group().equals("plugins")));
+        }
+    }
+
+    /** The tags Kafka 4.1's Connect gives a task's plugin metrics: connector, then task. */
+    private static Map<String, String> taskTags(String connector, String task) {
+        Map<String, String> tags = new java.util.LinkedHashMap<>();
+        tags.put("connector", connector);
+        tags.put("task", task);
+        return tags;
     }
 }

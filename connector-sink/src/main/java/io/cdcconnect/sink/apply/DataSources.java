@@ -95,6 +95,8 @@ public final class DataSources {
         hc.setUsername(user);
         hc.setPassword(password);
         hc.setPoolName(poolName);
+        // the pool's housekeeping threads carry the creating task's MDC (Connect's connector.context)
+        hc.setThreadFactory(io.cdcconnect.codec.logging.TaskThreads.factory(poolName + "-"));
         hc.setMaximumPoolSize(poolSize);
         hc.setMinimumIdle(1);
         hc.setAutoCommit(false);

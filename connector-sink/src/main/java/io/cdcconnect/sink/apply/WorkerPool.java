@@ -51,8 +51,8 @@ public final class WorkerPool implements AutoCloseable {
             ApplyWorker w = new ApplyWorker(i, connections, cachePolicy, tableChanges, applier, ready, completion,
                     settings.retry(), metrics, settings.safeModeName(), settings.workers(), settings.maxGroupRows(),
                     rejections);
-            Thread t = new Thread(w, name + "-worker-" + i);
-            t.setDaemon(true);
+            // with the MDC of the task's thread (Connect's connector.context), as every thread the task starts
+            Thread t = io.cdcconnect.codec.logging.TaskThreads.newThread(w, name + "-worker-" + i);
             pool.workers.add(w);
             pool.threads.add(t);
             t.start();

@@ -8,7 +8,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Supplier;
 
@@ -75,12 +74,9 @@ public final class DecodeStage implements AutoCloseable {
         this.maxAheadBytes = maxAheadBytes;
         this.decoders = new ArrayBlockingQueue<>(threads + 1);
         for (int i = 0; i <= threads; i++) this.decoders.add(decoders.get());
-        AtomicInteger n = new AtomicInteger();
-        this.pool = threads == 0 ? null : Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, name + "-decode-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // with the MDC of the task's thread (Connect's connector.context), as every thread the task starts
+        this.pool = threads == 0 ? null : Executors.newFixedThreadPool(threads,
+                io.cdcconnect.codec.logging.TaskThreads.factory(name + "-decode-"));
     }
 
     /** Decoded bytes the pool holds ahead of the task thread now. */

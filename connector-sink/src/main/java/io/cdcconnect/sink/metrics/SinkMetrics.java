@@ -3,6 +3,11 @@ package io.cdcconnect.sink.metrics;
 import io.cdcconnect.codec.metrics.Metric;
 import io.cdcconnect.codec.metrics.MetricSet;
 import io.cdcconnect.codec.metrics.MetricsJmx;
+import io.cdcconnect.codec.metrics.WorkerMetrics;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import com.zaxxer.hikari.metrics.PoolStats;
+import org.apache.kafka.common.metrics.PluginMetrics;
 
 import java.util.List;
 import java.util.Map;
@@ -15,7 +20,8 @@ import java.util.function.DoubleSupplier;
 /**
  * A sink task's metrics: one MBean {@code cdc-connect:type=sink-task-metrics,connector=<name>,task=<n>}
  * ({@link MetricsJmx}) with one attribute per metric of {@link #METRICS}, the list docs/monitoring.md is checked
- * against. Counters are {@link LongAdder}s: no lock and no allocation on the apply path.
+ * against; on a Kafka 4.1+ worker the same values are registered through the worker's plugin metrics too
+ * ({@link WorkerMetrics}). Counters are {@link LongAdder}s: no lock and no allocation on the apply path.
  */
 public final class SinkMetrics implements AutoCloseable {
 
@@ -43,6 +49,12 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String TABLES_CREATED = "tables-created-total";
     public static final String COLUMNS_ADDED = "columns-added-total";
     public static final String RECORDS_SKIPPED = "records-skipped-total";
+    public static final String POOL_ACTIVE = "pool-connections-active";
+    public static final String POOL_IDLE = "pool-connections-idle";
+    public static final String POOL_PENDING = "pool-threads-waiting";
+    public static final String POOL_ACQUIRED = "pool-connections-acquired-total";
+    public static final String POOL_WAIT_TIME = "pool-wait-time-ns-total";
+    public static final String POOL_TIMEOUTS = "pool-timeouts-total";
 
     /** Every metric of a sink task, in the order docs/monitoring.md lists them. */
     public static final List<Metric> METRICS = List.of(
@@ -63,6 +75,14 @@ public final class SinkMetrics implements AutoCloseable {
                     "bytes of records held between Kafka and the target (bounded by buffer.max.bytes)"),
             Metric.gauge(TXN_IN_FLIGHT, "transactions",
                     "transactions dispatched and not yet committed (waiting for a dependency or a worker, or applying)"),
+            Metric.gauge(POOL_ACTIVE, "connections", "connections of the task's pool in use now (HikariCP)"),
+            Metric.gauge(POOL_IDLE, "connections", "connections of the task's pool open and unused now"),
+            Metric.gauge(POOL_PENDING, "threads", "threads waiting for a connection from the pool now"),
+            Metric.counter(POOL_ACQUIRED, "connections", "connections taken from the pool"),
+            Metric.counter(POOL_WAIT_TIME, "ns", "time spent waiting for them (divide by "
+                    + POOL_ACQUIRED + " for the mean wait)"),
+            Metric.counter(POOL_TIMEOUTS, "requests", "requests for a connection that gave up after 30 s "
+                    + "(the pool had none to give)"),
             Metric.counter(RETRIES, "attempts", "retries after a transient error (a transaction, or decoding that waits for an outage to end)"),
             Metric.counter(ERRANT_RECORDS, "records", "records sent to the errant-record reporter (dead-letter queue)"),
             Metric.counter(RECORDS_SKIPPED, "records", "records with nothing to apply, skipped on purpose and logged "
@@ -104,11 +124,17 @@ public final class SinkMetrics implements AutoCloseable {
     private final LongAdder tablesCreated;
     private final LongAdder columnsAdded;
     private final LongAdder recordsSkipped;
+    private final LongAdder poolAcquired;
+    private final LongAdder poolWaitNanos;
+    private final LongAdder poolTimeouts;
+    /** The pool's counts, refreshed by HikariCP at most once a second when read; null until a pool reports. */
+    private volatile PoolStats poolStats;
+    private final WorkerMetrics.Registration workerRegistration;
     /** Why records were skipped so far: each reason is logged once per task (see {@link #recordSkipped}). */
     private final Set<String> skipReasons = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
 
-    private SinkMetrics(String connector, String task, boolean jmx) {
+    private SinkMetrics(String connector, String task, boolean jmx, PluginMetrics pluginMetrics) {
         set = new MetricSet("cdc-connect sink task " + task + " of " + connector, METRICS);
         rowsApplied = set.counter(ROWS_APPLIED);
         txnFlushes = set.counter(TXN_FLUSH_COUNT);
@@ -130,22 +156,68 @@ public final class SinkMetrics implements AutoCloseable {
         tablesCreated = set.counter(TABLES_CREATED);
         columnsAdded = set.counter(COLUMNS_ADDED);
         recordsSkipped = set.counter(RECORDS_SKIPPED);
+        poolAcquired = set.counter(POOL_ACQUIRED);
+        poolWaitNanos = set.counter(POOL_WAIT_TIME);
+        poolTimeouts = set.counter(POOL_TIMEOUTS);
+        set.gauge(POOL_ACTIVE, () -> poolStats == null ? 0 : poolStats.getActiveConnections());
+        set.gauge(POOL_IDLE, () -> poolStats == null ? 0 : poolStats.getIdleConnections());
+        set.gauge(POOL_PENDING, () -> poolStats == null ? 0 : poolStats.getPendingThreads());
         set.gauge(LAG, () -> {
             long last = lastAppliedMillis.get();
             return last == 0 ? 0 : Math.max(0, System.currentTimeMillis() - last);
         });
         registration = jmx ? MetricsJmx.register(MetricsJmx.taskName(MetricsJmx.SINK_TASK, connector, task), set)
                 : null;
+        WorkerMetrics.Registration worker = null;
+        if (pluginMetrics != null) {
+            try {
+                worker = WorkerMetrics.register(pluginMetrics, set, new java.util.LinkedHashMap<>());
+            } catch (RuntimeException e) {
+                if (registration != null) registration.close();
+                throw e;
+            }
+        }
+        workerRegistration = worker;
     }
 
     /** The task's metrics, visible over JMX until {@link #close()}. */
     public static SinkMetrics jmx(String connector, String task) {
-        return new SinkMetrics(connector, task, true);
+        return jmx(connector, task, null);
+    }
+
+    /**
+     * The task's metrics, visible over JMX until {@link #close()}, and also registered through the worker's plugin
+     * metrics when it offers them ({@code pluginMetrics} not null; Kafka 4.1+).
+     */
+    public static SinkMetrics jmx(String connector, String task, PluginMetrics pluginMetrics) {
+        return new SinkMetrics(connector, task, true, pluginMetrics);
     }
 
     /** Metrics kept in memory only (tests, tools). */
     public static SinkMetrics inMemory(String connector, String task) {
-        return new SinkMetrics(connector, task, false);
+        return new SinkMetrics(connector, task, false, null);
+    }
+
+    /**
+     * What the task's HikariCP pool reports to ({@link com.zaxxer.hikari.HikariDataSource#setMetricsTrackerFactory}):
+     * its connections in use, idle and waited for, and the time spent waiting for them.
+     */
+    public MetricsTrackerFactory poolTracker() {
+        return (poolName, stats) -> {
+            poolStats = stats;
+            return new IMetricsTracker() {
+                @Override
+                public void recordConnectionAcquiredNanos(long nanos) {
+                    poolAcquired.increment();
+                    poolWaitNanos.add(nanos);
+                }
+
+                @Override
+                public void recordConnectionTimeout() {
+                    poolTimeouts.increment();
+                }
+            };
+        };
     }
 
     /** The current value of metric {@code name} (one of {@link #METRICS}). */
@@ -246,6 +318,7 @@ public final class SinkMetrics implements AutoCloseable {
 
     @Override
     public void close() {
+        if (workerRegistration != null) workerRegistration.close();
         if (registration != null) registration.close();
     }
 }

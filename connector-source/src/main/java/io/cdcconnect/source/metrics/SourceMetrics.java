@@ -3,6 +3,8 @@ package io.cdcconnect.source.metrics;
 import io.cdcconnect.codec.metrics.Metric;
 import io.cdcconnect.codec.metrics.MetricSet;
 import io.cdcconnect.codec.metrics.MetricsJmx;
+import io.cdcconnect.codec.metrics.WorkerMetrics;
+import org.apache.kafka.common.metrics.PluginMetrics;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
@@ -58,6 +60,9 @@ public final class SourceMetrics implements AutoCloseable {
     private final String connector;
     private final String task;
     private final boolean jmx;
+    /** The worker's plugin metrics (Kafka 4.1+), or null. */
+    private final PluginMetrics pluginMetrics;
+    private final WorkerMetrics.Registration workerRegistration;
     private final MetricSet set;
     private final MetricsJmx.Registration registration;
     private final LongAdder polled;
@@ -74,10 +79,12 @@ public final class SourceMetrics implements AutoCloseable {
     private final List<TableMetrics> tables = new ArrayList<>();
     private boolean closed;
 
-    private SourceMetrics(String connector, String task, MessageEncoder encoder, boolean jmx) {
+    private SourceMetrics(String connector, String task, MessageEncoder encoder, boolean jmx,
+                          PluginMetrics pluginMetrics) {
         this.connector = connector;
         this.task = task;
         this.jmx = jmx;
+        this.pluginMetrics = pluginMetrics;
         set = new MetricSet("cdc-connect source task " + task + " of " + connector, TASK);
         polled = set.counter(RECORDS_POLLED);
         ddl = set.counter(DDL_EMITTED);
@@ -92,16 +99,28 @@ public final class SourceMetrics implements AutoCloseable {
         }
         registration = jmx ? MetricsJmx.register(MetricsJmx.taskName(MetricsJmx.SOURCE_TASK, connector, task), set)
                 : null;
+        workerRegistration = pluginMetrics == null ? null
+                : WorkerMetrics.register(pluginMetrics, set, new java.util.LinkedHashMap<>());
     }
 
     /** The task's metrics, visible over JMX until {@link #close()}. */
     public static SourceMetrics jmx(String connector, String task, MessageEncoder encoder) {
-        return new SourceMetrics(connector, task, encoder, true);
+        return jmx(connector, task, encoder, null);
+    }
+
+    /**
+     * The task's metrics, visible over JMX until {@link #close()}, and also registered through the worker's plugin
+     * metrics when it offers them ({@code pluginMetrics} not null; Kafka 4.1+), a table's under the tag
+     * {@code table}.
+     */
+    public static SourceMetrics jmx(String connector, String task, MessageEncoder encoder,
+                                    PluginMetrics pluginMetrics) {
+        return new SourceMetrics(connector, task, encoder, true, pluginMetrics);
     }
 
     /** Metrics kept in memory only (tests). */
     public static SourceMetrics inMemory(String connector, String task, MessageEncoder encoder) {
-        return new SourceMetrics(connector, task, encoder, false);
+        return new SourceMetrics(connector, task, encoder, false, null);
     }
 
     /** Debezium handed over {@code records} records. */
@@ -181,6 +200,7 @@ public final class SourceMetrics implements AutoCloseable {
 
     @Override
     public void close() {
+        if (workerRegistration != null) workerRegistration.close();
         if (registration != null) registration.close();
         synchronized (tables) {
             closed = true;
@@ -193,12 +213,16 @@ public final class SourceMetrics implements AutoCloseable {
         final LongAdder events = set.counter(TABLE_EVENTS);
         final LongAdder bytes = set.counter(TABLE_BYTES);
         final MetricsJmx.Registration registration;
+        final WorkerMetrics.Registration workerRegistration;
         /** The version of the table last looked up by, the key of this in byTableInfo (poll thread only). */
         TableInfo info;
 
         TableMetrics(String table, boolean jmx) {
             registration = jmx ? MetricsJmx.register(
                     MetricsJmx.tableName(MetricsJmx.SOURCE_TABLE, connector, task, table), set) : null;
+            java.util.LinkedHashMap<String, String> tags = new java.util.LinkedHashMap<>();
+            tags.put("table", table);
+            workerRegistration = jmx && pluginMetrics != null ? WorkerMetrics.register(pluginMetrics, set, tags) : null;
         }
 
         void add(long messageBytes) {
@@ -207,6 +231,7 @@ public final class SourceMetrics implements AutoCloseable {
         }
 
         void close() {
+            if (workerRegistration != null) workerRegistration.close();
             if (registration != null) registration.close();
         }
     }

@@ -1,0 +1,93 @@
+package io.cdcconnect.codec.metrics;
+
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Measurable;
+import org.apache.kafka.common.metrics.PluginMetrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A task's metrics registered through the worker's own metrics (KIP-877, Kafka 4.1): the worker names them
+ * {@code kafka.connect:type=plugins,connector=<connector>,task=<task>[,table=<table>]} in JMX and hands them to
+ * every reporter of its {@code metric.reporters}. The values are read from the same {@link MetricSet} the
+ * {@code cdc-connect} MBean shows; each metric is declared once, in the connector's list.
+ */
+public final class WorkerMetrics {
+
+    /** The tag the worker gives a task's plugin metrics, holding the task's number. */
+    static final String TASK_TAG = "task";
+
+    private WorkerMetrics() {
+    }
+
+    /**
+     * The worker's plugin metrics for the task, or null where there are none: a worker older than Kafka 4.1 (no such
+     * method, or a context that does not implement it), or a stand-in context. Pass a lambda,
+     * {@code () -> context.pluginMetrics()}, not a method reference: a reference is resolved where it is written, so
+     * an older worker's error would escape before this could catch it.
+     */
+    public static PluginMetrics of(Supplier<PluginMetrics> context) {
+        try {
+            return context.get();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** The task's number as the worker tags its plugin metrics, or null if it does not. */
+    public static String taskNumber(PluginMetrics metrics) {
+        if (metrics == null) return null;
+        try {
+            return metrics.metricName("task-number", "", new LinkedHashMap<>()).tags().get(TASK_TAG);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Registers every metric of {@code set} with the worker, under its tags plus {@code tags}, until closed. */
+    public static Registration register(PluginMetrics metrics, MetricSet set, LinkedHashMap<String, String> tags) {
+        List<MetricName> names = new ArrayList<>();
+        try {
+            for (Metric m : set.metrics()) {
+                MetricName name = metrics.metricName(m.name(), m.description() + " ("
+                        + m.kind().name().toLowerCase(java.util.Locale.ROOT) + ", " + m.unit() + ")", tags);
+                String attribute = m.name();
+                metrics.addMetric(name, (Measurable) (config, now) -> set.value(attribute));
+                names.add(name);
+            }
+        } catch (RuntimeException e) {
+            new Registration(metrics, names).close();
+            throw e;
+        }
+        return new Registration(metrics, names);
+    }
+
+    /** Removes what {@link #register} added. */
+    public static final class Registration implements AutoCloseable {
+        private final PluginMetrics metrics;
+        private final List<MetricName> names;
+
+        private Registration(PluginMetrics metrics, List<MetricName> names) {
+            this.metrics = metrics;
+            this.names = names;
+        }
+
+        public List<MetricName> names() {
+            return List.copyOf(names);
+        }
+
+        @Override
+        public void close() {
+            for (MetricName n : names) {
+                try {
+                    metrics.removeMetric(n);
+                } catch (RuntimeException e) {
+                    // the worker closes a task's plugin metrics itself once the task has stopped
+                }
+            }
+        }
+    }
+}

@@ -213,7 +213,7 @@ class QuickstartComposeTest {
         }
     }
 
-    private static void checkSource(String file, Map<String, String> config) throws Exception {
+    static void checkSource(String file, Map<String, String> config) throws Exception {
         Object connector = connector("cdc-connect-source", config);
         assertEquals("io.cdcconnect.source.CdcSourceConnector", connector.getClass().getName());
         assertNoErrors(file + " (ConfigDef)", configDef(connector).validate(config));
@@ -224,7 +224,7 @@ class QuickstartComposeTest {
         assertNoErrors(file + " (connector, with Debezium's checks)", validated.configValues());
     }
 
-    private static void checkSink(String file, Map<String, String> config) throws Exception {
+    static void checkSink(String file, Map<String, String> config) throws Exception {
         Object connector = connector("cdc-connect-sink", config);
         assertEquals("io.cdcconnect.sink.CdcSinkConnector", connector.getClass().getName());
         assertNoErrors(file + " (ConfigDef)", configDef(connector).validate(config));

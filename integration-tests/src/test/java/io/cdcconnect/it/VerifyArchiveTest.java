@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * cdc-verify as shipped: the dist archive built by module {@code verify}, unpacked by this module's build, its
  * {@code bin/cdc-verify} script run as a process against an embedded MariaDB. The archive holds the tool and the two
- * JDBC drivers only; the script exits 0, 1 and 2 as documented, and never prints the password.
+ * JDBC drivers and picocli only; the script prints the jar's version, exits 0, 1 and 2 as documented, and never
+ * prints the password.
  */
 class VerifyArchiveTest {
 
@@ -39,7 +40,13 @@ class VerifyArchiveTest {
         try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
             libs = jars.map(p -> p.getFileName().toString().replaceAll("-[0-9][^-]*(-SNAPSHOT)?\\.jar$", "")).sorted().toList();
         }
-        assertEquals(List.of("cdc-connect-verify", "checker-qual", "mysql-connector-j", "postgresql"), libs);
+        assertEquals(List.of("cdc-connect-verify", "checker-qual", "mysql-connector-j", "picocli", "postgresql"), libs);
+
+        // --version reads the released jar's Implementation-Version: the version the archive is named for
+        String version = home.getFileName().toString().substring("cdc-verify-".length());
+        Result shown = run(script, List.of("--version"), Map.of());
+        assertEquals(0, shown.status, shown.output);
+        assertEquals("cdc-verify " + version, shown.output.lines().findFirst().orElseThrow(), shown.output);
 
         DatabaseServer server = TestServers.database(DatabaseSpec.mariadb("11.4").withoutBinlog());
         try (TestDatabase up = new TestDatabase(server, "dist_up"); TestDatabase down = new TestDatabase(server, "dist_down")) {

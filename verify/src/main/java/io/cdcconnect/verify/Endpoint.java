@@ -29,6 +29,11 @@ public final class Endpoint implements ConnectionSource {
         return url;
     }
 
+    /** The user, or null. */
+    public String user() {
+        return user;
+    }
+
     /** The URL without any password it carries. */
     public String displayUrl() {
         return URL_USERINFO.matcher(URL_PASSWORD.matcher(url).replaceAll("$1***")).replaceAll("//$1:***@");

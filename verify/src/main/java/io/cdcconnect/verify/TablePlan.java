@@ -163,11 +163,11 @@ final class TablePlan {
     }
 
     /** "name: upstream ≠ downstream" for every column whose values differ. */
-    List<String> differingColumns(String[] up, String[] down) {
-        List<String> out = new ArrayList<>();
+    List<RowDifference.Column> differingColumns(String[] up, String[] down) {
+        List<RowDifference.Column> out = new ArrayList<>();
         for (int i = 0; i < up.length; i++) {
             if (!java.util.Objects.equals(up[i], down[i])) {
-                out.add(names.get(i) + ": " + show(i, up[i], SHOWN_VALUE_CHARS) + " ≠ " + show(i, down[i], SHOWN_VALUE_CHARS));
+                out.add(new RowDifference.Column(names.get(i), show(i, up[i], SHOWN_VALUE_CHARS), show(i, down[i], SHOWN_VALUE_CHARS)));
             }
         }
         return out;

@@ -171,7 +171,7 @@ public final class TableResult {
 
     /** A row on both sides: different when a column differs. */
     synchronized void compared(String key, String[] up, String[] down, TablePlan plan) {
-        List<String> cols = plan.differingColumns(up, down);
+        List<RowDifference.Column> cols = plan.differingColumns(up, down);
         if (cols.isEmpty()) return;
         differentCount++;
         if (different.size() < shown) different.add(new RowDifference(RowDifference.Kind.DIFFERENT, key, cols));

@@ -1,7 +1,19 @@
 package io.cdcconnect.verify;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.BufferedReader;
+import java.io.Console;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,142 +21,212 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * {@code cdc-verify}: compares source and target tables and exits 0 when they are equal, 1 when a row or a table's
  * columns differ, 2 when something could not be compared (a bad option, a connection refused, a table without key).
- * Passwords come from an environment variable or a file, never from the command line, and are never printed.
+ * Passwords come from an environment variable, a file or a prompt, never from the command line, and are never
+ * printed. The command line is parsed by picocli; {@link #run} is the whole command without {@code System.exit}.
  */
-public final class VerifyCommand {
-    static final String USAGE = """
-            usage: cdc-verify --source-url URL --target-url URL --tables schema.table[,schema.*...] [options]
-              --source-url URL            jdbc:mysql://host:3306/ (MySQL, MariaDB, TiDB) or jdbc:postgresql://host/db
-              --source-user USER
-              --source-password-env VAR   the source's password is in environment variable VAR
-                                          (default: CDC_VERIFY_SOURCE_PASSWORD when set)
-              --source-password-file F    the source's password is the first line of file F
-              --target-url, --target-user, --target-password-env, --target-password-file   the same for the target
-                                          (default variable: CDC_VERIFY_TARGET_PASSWORD)
-              --tables LIST               source tables, comma-separated; * and ? are wildcards (shop.*, shop.order?)
-              --schema-map SRC=DST,...    the target schema of each source schema (default: the same name),
-                                          like the sink's schema.map; on PostgreSQL a schema of the URL's database
-              --chunk-size N              rows per chunk (default 10000)
-              --threads N                 chunks compared at once, two connections each (default 4)
-              --where COND                compare only rows matching COND (SQL both sides understand)
-              --show N                    differing keys listed per kind and table (default 20)
-              --progress-seconds N        progress line per table in progress every N seconds (default 10, 0 = none)
-            exit status: 0 equal, 1 different, 2 error""";
+@Command(name = "cdc-verify", mixinStandardHelpOptions = true, versionProvider = VerifyCommand.Version.class,
+        sortOptions = false, usageHelpWidth = 118, exitCodeOnInvalidInput = VerifyReport.ERROR,
+        exitCodeOnExecutionException = VerifyReport.ERROR,
+        description = "Compares the tables of a source (MySQL, MariaDB, TiDB) with their copies in a target (MySQL "
+                + "family or PostgreSQL) chunk by chunk, and names every row that differs.",
+        footer = {"", "Passwords: --SIDE-password-file, --SIDE-password-env, --SIDE-password (a prompt), else the "
+                + "variable CDC_VERIFY_SOURCE_PASSWORD / CDC_VERIFY_TARGET_PASSWORD when set. A password is never "
+                + "accepted on the command line.",
+                "Exit status: 0 equal, 1 different, 2 error."})
+public final class VerifyCommand implements Callable<Integer> {
 
-    private static final java.util.Set<String> OPTIONS = java.util.Set.of("source-url", "source-user",
-            "source-password-env", "source-password-file", "target-url", "target-user", "target-password-env",
-            "target-password-file", "tables", "schema-map", "chunk-size", "threads", "where", "show", "progress-seconds");
+    /** Reads a password the user types; {@code null} when there is nothing to read. */
+    @FunctionalInterface
+    public interface Prompt {
+        char[] readPassword(String prompt);
+    }
 
-    private VerifyCommand() {
+    public enum Output { text, json }
+
+    @Option(names = "--source-url", required = true, paramLabel = "URL", order = 1,
+            description = "jdbc:mysql://host:3306/ (MySQL, MariaDB, TiDB) or jdbc:postgresql://host/db")
+    String sourceUrl;
+
+    @Option(names = "--source-user", paramLabel = "USER", order = 2, description = "the user on the source")
+    String sourceUser;
+
+    @Option(names = "--source-password-env", paramLabel = "VAR", order = 3,
+            description = "the source's password is in environment variable VAR (default: CDC_VERIFY_SOURCE_PASSWORD when set)")
+    String sourcePasswordEnv;
+
+    @Option(names = "--source-password-file", paramLabel = "FILE", order = 4,
+            description = "the source's password is the first line of FILE")
+    String sourcePasswordFile;
+
+    @Option(names = "--source-password", arity = "0", order = 5,
+            description = "prompt for the source's password (not echoed; without a terminal, one line of standard input)")
+    boolean sourcePasswordPrompt;
+
+    @Option(names = "--target-url", required = true, paramLabel = "URL", order = 6,
+            description = "the target, as --source-url")
+    String targetUrl;
+
+    @Option(names = "--target-user", paramLabel = "USER", order = 7, description = "the user on the target")
+    String targetUser;
+
+    @Option(names = "--target-password-env", paramLabel = "VAR", order = 8,
+            description = "the target's password is in environment variable VAR (default: CDC_VERIFY_TARGET_PASSWORD when set)")
+    String targetPasswordEnv;
+
+    @Option(names = "--target-password-file", paramLabel = "FILE", order = 9,
+            description = "the target's password is the first line of FILE")
+    String targetPasswordFile;
+
+    @Option(names = "--target-password", arity = "0", order = 10, description = "prompt for the target's password")
+    boolean targetPasswordPrompt;
+
+    @Option(names = "--tables", required = true, split = ",", paramLabel = "LIST", order = 11,
+            description = "source tables as schema.table, comma-separated, the option may repeat; * and ? are "
+                    + "wildcards (shop.*, shop.order?)")
+    List<String> tables = new ArrayList<>();
+
+    @Option(names = "--schema-map", paramLabel = "SRC=DST,...", order = 12,
+            description = "the target schema of each source schema (default: the same name), like the sink's "
+                    + "schema.map; on PostgreSQL a schema of the URL's database")
+    String schemaMap;
+
+    @Option(names = "--chunk-size", paramLabel = "N", order = 13, description = "rows per chunk (default ${DEFAULT-VALUE})")
+    int chunkSize = VerifyRequest.DEFAULT_CHUNK_SIZE;
+
+    @Option(names = "--threads", paramLabel = "N", order = 14,
+            description = "chunks compared at once, two connections each (default ${DEFAULT-VALUE})")
+    int threads = VerifyRequest.DEFAULT_THREADS;
+
+    @Option(names = "--where", paramLabel = "COND", order = 15,
+            description = "compare only rows matching COND (SQL both sides understand)")
+    String where;
+
+    @Option(names = "--show", paramLabel = "N", order = 16,
+            description = "differing keys listed per kind and table (default ${DEFAULT-VALUE})")
+    int show = VerifyRequest.DEFAULT_SHOWN;
+
+    @Option(names = "--progress-seconds", paramLabel = "N", order = 17,
+            description = "a progress line (stderr) per table in progress every N seconds, 0 for none (default ${DEFAULT-VALUE})")
+    int progressSeconds = (int) (VerifyRequest.DEFAULT_PROGRESS_MILLIS / 1000);
+
+    @Option(names = "--output", paramLabel = "FORMAT", order = 18,
+            description = "text (default) or json: one JSON document on standard output (tables, rows, differences "
+                    + "by key and column, exit status)")
+    Output output = Output.text;
+
+    @Spec
+    CommandSpec spec;
+
+    private final Map<String, String> env;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Prompt prompt;
+
+    private VerifyCommand(Map<String, String> env, PrintStream out, PrintStream err, Prompt prompt) {
+        this.env = env;
+        this.out = out;
+        this.err = err;
+        this.prompt = prompt;
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.getenv(), System.out, System.err));
+        System.exit(run(args, System.getenv(), System.out, System.err, terminalPrompt(System.err)));
     }
 
-    /** The command without System.exit: the exit status it would give. */
+    /** The command without System.exit: the exit status it would give. Prompts read standard input. */
     public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+        return run(args, env, out, err, terminalPrompt(err));
+    }
+
+    /** As {@link #run(String[], Map, PrintStream, PrintStream)}, with the prompt for {@code --SIDE-password}. */
+    public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err, Prompt prompt) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            for (String side : List.of("source", "target")) {
+                String name = "--" + side + "-password";
+                boolean withValue = a.startsWith(name + "=") || a.equals(name) && i + 1 < args.length && !args[i + 1].startsWith("-");
+                if (withValue) {
+                    err.println("cdc-verify: " + name + " does not take a value: a password on the command line shows "
+                            + "in ps and in shell history; use " + name + "-env VAR or " + name + "-file FILE, or "
+                            + name + " alone to be prompted");
+                    return VerifyReport.ERROR;
+                }
+            }
+        }
+        VerifyCommand command = new VerifyCommand(env, out, err, prompt);
+        CommandLine cl = new CommandLine(command);
+        cl.setOverwrittenOptionsAllowed(true);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setParameterExceptionHandler((e, arguments) -> {
+            err.println("cdc-verify: " + e.getMessage());
+            err.println(e.getCommandLine().getUsageMessage());
+            return VerifyReport.ERROR;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public Integer call() {
         VerifyRequest request;
-        String sourceUrl, targetUrl;
+        Endpoint source, target;
         try {
-            Map<String, String> o = options(args);
-            if (o.containsKey("help")) {
-                out.println(USAGE);
-                return 0;
+            source = new Endpoint(sourceUrl, sourceUser, password("source", sourcePasswordFile, sourcePasswordEnv, sourcePasswordPrompt));
+            target = new Endpoint(targetUrl, targetUser, password("target", targetPasswordFile, targetPasswordEnv, targetPasswordPrompt));
+            List<String> names = new ArrayList<>();
+            for (String t : tables) {
+                if (!t.isBlank()) names.add(t.trim());
             }
-            sourceUrl = required(o, "source-url");
-            targetUrl = required(o, "target-url");
-            Endpoint source = new Endpoint(sourceUrl, o.get("source-user"), password(o, env, "source"));
-            Endpoint target = new Endpoint(targetUrl, o.get("target-user"), password(o, env, "target"));
-            List<String> tables = new ArrayList<>();
-            for (String t : required(o, "tables").split(",")) {
-                if (!t.isBlank()) tables.add(t.trim());
-            }
-            request = new VerifyRequest(source, target, tables, schemaMap(o.get("schema-map")),
-                    integer(o, "chunk-size", VerifyRequest.DEFAULT_CHUNK_SIZE, 1),
-                    integer(o, "threads", VerifyRequest.DEFAULT_THREADS, 1), o.get("where"),
-                    integer(o, "show", VerifyRequest.DEFAULT_SHOWN, 0),
-                    integer(o, "progress-seconds", (int) (VerifyRequest.DEFAULT_PROGRESS_MILLIS / 1000), 0) * 1000L);
-            out.println("cdc-verify: " + String.join(",", tables) + " from " + source + " to " + target
+            if (names.isEmpty()) throw new IllegalArgumentException("--tables is required");
+            request = new VerifyRequest(source, target, names, schemaMap(schemaMap), atLeast("chunk-size", chunkSize, 1),
+                    atLeast("threads", threads, 1), where, atLeast("show", show, 0),
+                    atLeast("progress-seconds", progressSeconds, 0) * 1000L);
+        } catch (IllegalArgumentException e) {
+            err.println("cdc-verify: " + e.getMessage());
+            err.println(spec.commandLine().getUsageMessage());
+            return VerifyReport.ERROR;
+        }
+        boolean json = output == Output.json;
+        if (!json) {
+            out.println("cdc-verify: " + String.join(",", request.tables()) + " from " + source + " to " + target
                     + (request.schemaMap().isEmpty() ? "" : ", schemas " + request.schemaMap()) + "; chunks of "
                     + request.chunkSize() + " rows, " + request.threads() + " threads"
                     + (request.where() == null ? "" : ", where " + request.where()));
-        } catch (IllegalArgumentException e) {
-            err.println("cdc-verify: " + e.getMessage());
-            err.println(USAGE);
-            return VerifyReport.ERROR;
         }
         try {
             VerifyReport report = Verifier.run(request, request.progressMillis() > 0 ? line -> err.println("  … " + line) : null);
-            out.println("source: " + report.sourceServer() + "; target: " + report.targetServer());
-            for (String line : Summary.lines(report)) out.println(line);
+            if (json) {
+                out.println(JsonReport.of(version(), source, target, report));
+            } else {
+                out.println("source: " + report.sourceServer() + "; target: " + report.targetServer());
+                for (String line : Summary.lines(report)) out.println(line);
+            }
             return report.exitStatus();
         } catch (SQLException | IllegalArgumentException | IllegalStateException e) {
             err.println("cdc-verify: ERROR: " + e.getMessage());
+            if (json) out.println(JsonReport.failed(version(), source, target, e.getMessage()));
             return VerifyReport.ERROR;
         }
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> o = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                o.put("help", "");
-                continue;
-            }
-            if (!a.startsWith("--")) throw new IllegalArgumentException("unexpected argument '" + a + "'");
-            String name = a.substring(2);
-            String value;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            } else {
-                if (i + 1 >= args.length) throw new IllegalArgumentException("--" + name + " needs a value");
-                value = args[++i];
-            }
-            if (name.equals("source-password") || name.equals("target-password")) {
-                throw new IllegalArgumentException("--" + name + " is not accepted: a password on the command line shows "
-                        + "in ps and in shell history; use --" + name + "-env VAR or --" + name + "-file FILE");
-            }
-            if (!OPTIONS.contains(name)) throw new IllegalArgumentException("unknown option --" + name);
-            if (name.equals("tables") && o.containsKey("tables")) value = o.get("tables") + "," + value;
-            o.put(name, value);
-        }
-        return o;
+    private static int atLeast(String name, int n, int min) {
+        if (n < min) throw new IllegalArgumentException("--" + name + " must be at least " + min + ", got " + n);
+        return n;
     }
 
-    private static String required(Map<String, String> o, String name) {
-        String v = o.get(name);
-        if (v == null || v.isBlank()) throw new IllegalArgumentException("--" + name + " is required");
-        return v;
-    }
-
-    private static int integer(Map<String, String> o, String name, int dflt, int min) {
-        String v = o.get(name);
-        if (v == null) return dflt;
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n < min) throw new IllegalArgumentException("--" + name + " must be at least " + min + ", got " + v);
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " must be a whole number, got '" + v + "'");
-        }
-    }
-
-    /** The password of {@code side} from --SIDE-password-file, --SIDE-password-env, or CDC_VERIFY_SIDE_PASSWORD. */
-    private static String password(Map<String, String> o, Map<String, String> env, String side) {
-        String file = o.get(side + "-password-file");
-        String var = o.get(side + "-password-env");
-        if (file != null && var != null) {
-            throw new IllegalArgumentException("give the " + side + " password either by --" + side
-                    + "-password-file or by --" + side + "-password-env, not both");
+    /** The password of {@code side} from --SIDE-password-file, --SIDE-password-env, a prompt, or CDC_VERIFY_SIDE_PASSWORD. */
+    private String password(String side, String file, String var, boolean ask) {
+        if ((file != null ? 1 : 0) + (var != null ? 1 : 0) + (ask ? 1 : 0) > 1) {
+            throw new IllegalArgumentException("give the " + side + " password one way: --" + side
+                    + "-password-file, --" + side + "-password-env or --" + side + "-password (a prompt)");
         }
         if (file != null) {
             try {
@@ -162,7 +244,12 @@ public final class VerifyCommand {
             }
             return v;
         }
-        return env.get("CDC_VERIFY_" + side.toUpperCase(java.util.Locale.ROOT) + "_PASSWORD");
+        if (ask) {
+            char[] typed = prompt.readPassword(side + " password: ");
+            if (typed == null) throw new IllegalArgumentException("--" + side + "-password: no password was entered");
+            return new String(typed);
+        }
+        return env.get("CDC_VERIFY_" + side.toUpperCase(Locale.ROOT) + "_PASSWORD");
     }
 
     static Map<String, String> schemaMap(String spec) {
@@ -176,5 +263,45 @@ public final class VerifyCommand {
             m.put(kv[0].trim(), kv[1].trim());
         }
         return m;
+    }
+
+    /**
+     * The terminal's password prompt (no echo) when there is a terminal; else one line of standard input per prompt,
+     * read through one reader so that two prompts take two lines. The prompt goes to {@code err}, so that
+     * {@code --output json} keeps standard output to the document.
+     */
+    static Prompt terminalPrompt(PrintStream err) {
+        return new Prompt() {
+            private BufferedReader stdin;
+
+            @Override
+            public synchronized char[] readPassword(String text) {
+                Console console = System.console();
+                if (console != null) return console.readPassword("%s", text);
+                err.print(text);
+                err.flush();
+                try {
+                    if (stdin == null) stdin = new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset()));
+                    String line = stdin.readLine();
+                    return line == null ? null : line.toCharArray();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
+    /** The jar's Implementation-Version (set by the build); unknown when the classes are not in the release jar. */
+    static String version() {
+        String v = VerifyCommand.class.getPackage().getImplementationVersion();
+        return v == null ? "unknown (not run from the cdc-connect-verify jar)" : v;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"cdc-verify " + version(),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.cdcconnect.verify;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.TestDatabase;
@@ -8,7 +10,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,7 +23,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -193,6 +199,157 @@ class VerifyCommandTest {
                 "--tables", "a.b");
         assertEquals(2, cli.status);
         assertTrue(cli.err.contains("--source-password-env"), cli.text());
+    }
+
+    @Test
+    void helpAndVersionExitZeroAndNameEveryOption() {
+        for (String help : List.of("--help", "-h")) {
+            Run run = run(Map.of(), help);
+            assertEquals(0, run.status, run.text());
+            for (String option : List.of("--source-url", "--source-user", "--source-password-env", "--source-password-file",
+                    "--source-password", "--target-url", "--target-user", "--target-password-env", "--target-password-file",
+                    "--target-password", "--tables", "--schema-map", "--chunk-size", "--threads", "--where", "--show",
+                    "--progress-seconds", "--output", "--version")) {
+                assertTrue(run.out.contains(option + " ") || run.out.contains(option + "="), option + " in\n" + run.out);
+            }
+            assertTrue(run.out.contains("Exit status: 0 equal, 1 different, 2 error."), run.out);
+            assertTrue(run.out.contains("rows per chunk (default 10000)"), run.out);
+        }
+        Run version = run(Map.of(), "--version");
+        assertEquals(0, version.status, version.text());
+        // from target/classes there is no manifest; VerifyArchiveTest checks the released jar's version
+        assertEquals("cdc-verify " + VerifyCommand.version(), version.out.lines().findFirst().orElseThrow());
+        assertTrue(version.out.contains("Java " + System.getProperty("java.version")), version.out);
+    }
+
+    @Test
+    void badOptionsExitTwoWithTheUsage() {
+        Run missing = run(Map.of(), "--source-url", "jdbc:mysql://h/", "--tables", "a.b");
+        assertEquals(2, missing.status, missing.text());
+        assertTrue(missing.err.contains("--target-url"), missing.text());
+        assertTrue(missing.err.contains("Usage: cdc-verify"), missing.text());
+        Run notANumber = run(Map.of(), "--source-url", "jdbc:mysql://h/", "--target-url", "jdbc:mysql://h/",
+                "--tables", "a.b", "--chunk-size", "many");
+        assertEquals(2, notANumber.status, notANumber.text());
+        assertTrue(notANumber.err.contains("--chunk-size"), notANumber.text());
+        Run zero = run(Map.of(), "--source-url", "jdbc:mysql://h/", "--target-url", "jdbc:mysql://h/",
+                "--tables", "a.b", "--threads", "0");
+        assertEquals(2, zero.status, zero.text());
+        assertTrue(zero.err.contains("--threads must be at least 1, got 0"), zero.text());
+        Run unknown = run(Map.of(), "--source-url", "jdbc:mysql://h/", "--target-url", "jdbc:mysql://h/",
+                "--tables", "a.b", "--colour");
+        assertEquals(2, unknown.status, unknown.text());
+        assertTrue(unknown.err.contains("--colour"), unknown.text());
+        Run twoWays = run(Map.of("V", "x"), "--source-url", "jdbc:mysql://h/", "--target-url", "jdbc:mysql://h/",
+                "--tables", "a.b", "--source-password", "--source-password-env", "V");
+        assertEquals(2, twoWays.status, twoWays.text());
+        assertTrue(twoWays.err.contains("give the source password one way"), twoWays.text());
+        Run inline = run(Map.of(), "--source-url", "jdbc:mysql://h/", "--target-url", "jdbc:mysql://h/",
+                "--tables", "a.b", "--target-password=hunter2");
+        assertEquals(2, inline.status, inline.text());
+        assertTrue(inline.err.contains("--target-password-file"), inline.text());
+        assertFalse(inline.text().contains("hunter2"), inline.text());
+    }
+
+    @Test
+    void jsonOutputNamesTablesRowsAndDifferencesByKeyAndColumn() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        Run equal = verify(downPg.jdbcUrl(), "--schema-map", up.name() + "=public", "--output", "json");
+        assertEquals(0, equal.status, equal.text());
+        JsonNode e = mapper.readTree(equal.out); // the whole of stdout is the document
+        assertEquals(0, e.path("exitStatus").asInt(-1));
+        assertEquals("equal", e.path("result").asText());
+        assertEquals("cdc-verify", e.path("tool").asText());
+        assertEquals(VerifyCommand.version(), e.path("version").asText());
+        assertEquals(downPg.jdbcUrl(), e.path("target").path("url").asText());
+        assertEquals(postgres.user(), e.path("target").path("user").asText());
+        assertTrue(e.path("targetServer").asText().startsWith("PostgreSQL"), e.toString());
+        assertEquals(1, e.path("tables").size());
+        assertEquals(ROWS, e.path("tables").path(0).path("rowsUpstream").asLong());
+        assertEquals(ROWS, e.path("tables").path(0).path("rowsDownstream").asLong());
+        assertEquals("equal", e.path("tables").path(0).path("result").asText());
+        assertEquals(0, e.path("tables").path(0).path("differences").size());
+        try {
+            downPg.exec("DELETE FROM t WHERE id = 2", "UPDATE t SET s = 'changed \"q\"', dec_v = 2.5 WHERE id = 3");
+            Run diff = verify(downPg.jdbcUrl(), "--schema-map", up.name() + "=public", "--output", "json", "--chunk-size", "4");
+            assertEquals(1, diff.status, diff.text());
+            JsonNode d = mapper.readTree(diff.out);
+            assertEquals(1, d.path("exitStatus").asInt(-1));
+            assertEquals("different", d.path("result").asText());
+            JsonNode t = d.path("tables").path(0);
+            assertEquals(up.name() + ".t", t.path("source").asText());
+            assertEquals("public.t", t.path("target").asText());
+            assertEquals("different", t.path("result").asText());
+            assertEquals(ROWS, t.path("rowsUpstream").asLong());
+            assertEquals(ROWS - 1, t.path("rowsDownstream").asLong());
+            assertEquals(1, t.path("missingDownstream").asLong());
+            assertEquals(0, t.path("extraDownstream").asLong());
+            assertEquals(1, t.path("differentRows").asLong());
+            assertEquals(2, t.path("differences").size(), t.toString());
+            JsonNode missing = t.path("differences").path(0);
+            assertEquals("missing downstream", missing.path("kind").asText());
+            assertEquals("id=2", missing.path("key").asText());
+            JsonNode changed = t.path("differences").path(1);
+            assertEquals("different", changed.path("kind").asText());
+            assertEquals("id=3", changed.path("key").asText());
+            List<String> columns = new ArrayList<>();
+            for (JsonNode c : changed.path("columns")) {
+                columns.add(c.path("column").asText() + "|" + c.path("upstream").asText() + "|" + c.path("downstream").asText());
+            }
+            assertEquals(List.of("dec_v|1.5|2.5", "s|'s3'|'changed \"q\"'"), columns.stream().sorted().toList());
+        } finally {
+            fill(downPg, true);
+        }
+    }
+
+    @Test
+    void jsonOutputOfARunThatCannotConnectCarriesTheErrorNotThePassword() throws Exception {
+        String secret = "Wr0ng-\"Secret-" + System.nanoTime();
+        Run run = run(Map.of(ENV, secret), "--source-url", jdbcUrl(mariadb, up.name()), "--source-user", mariadb.user(),
+                "--source-password-env", ENV, "--target-url", downPg.jdbcUrl(), "--target-user", postgres.user(),
+                "--target-password-env", ENV, "--tables", up.name() + ".t", "--output", "JSON");
+        assertEquals(2, run.status, run.text());
+        JsonNode j = new ObjectMapper().readTree(run.out);
+        assertEquals(2, j.path("exitStatus").asInt(-1));
+        assertEquals("error", j.path("result").asText());
+        assertTrue(j.path("error").asText().contains("cannot connect"), j.toString());
+        assertFalse(run.text().contains(secret), run.text());
+    }
+
+    @Test
+    void passwordsCanBeTypedAtAPrompt() {
+        List<String> asked = new ArrayList<>();
+        VerifyCommand.Prompt prompt = text -> {
+            asked.add(text);
+            return (text.startsWith("source") ? mariadb : postgres).password().toCharArray();
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = VerifyCommand.run(new String[] {"--source-url", jdbcUrl(mariadb, up.name()), "--source-user",
+                mariadb.user(), "--source-password", "--target-url", downPg.jdbcUrl(), "--target-user", postgres.user(),
+                "--target-password", "--tables", up.name() + ".t", "--schema-map", up.name() + "=public"}, Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), prompt);
+        String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, text);
+        assertEquals(List.of("source password: ", "target password: "), asked);
+        assertFalse(text.contains(mariadb.password()) && !mariadb.password().isEmpty(), text);
+    }
+
+    @Test
+    void withoutATerminalThePromptReadsOneLineOfStandardInputPerPassword() {
+        InputStream stdin = System.in;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setIn(new ByteArrayInputStream("first secret\nsecond\n".getBytes(StandardCharsets.UTF_8)));
+            VerifyCommand.Prompt prompt = VerifyCommand.terminalPrompt(new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertNull(System.console(), "the test runs without a terminal");
+            assertArrayEquals("first secret".toCharArray(), prompt.readPassword("source password: "));
+            assertArrayEquals("second".toCharArray(), prompt.readPassword("target password: "));
+            assertNull(prompt.readPassword("more: "));
+            assertEquals("source password: target password: more: ", err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setIn(stdin);
+        }
     }
 
     // --- helpers

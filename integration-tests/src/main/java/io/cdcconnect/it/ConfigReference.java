@@ -95,7 +95,7 @@ public final class ConfigReference {
 
     /** {@code className} loaded from the jars of plugin folder {@code pluginFolder}, as Connect would load it. */
     static Class<?> pluginClass(Path pluginDir, String pluginFolder, String className) {
-        Path lib = pluginDir.resolve(pluginFolder).resolve("lib");
+        Path lib = ConnectPlugins.home(pluginDir, pluginFolder).resolve("lib");
         try (Stream<Path> jars = Files.list(lib)) {
             URL[] urls = jars.filter(p -> p.toString().endsWith(".jar")).map(ConfigReference::url).toArray(URL[]::new);
             // A child of this loader: Kafka's ConfigDef must be the same class on both sides.

@@ -62,7 +62,8 @@ public final class DbzBreakdown {
     /** Runs the breakdown in a child JVM on the topics of {@code dbzTopics} and {@code canalTopics}. */
     static Report measure(BenchContext ctx, Pattern dbzTopics, Pattern canalTopics, int passes, Path log) {
         try {
-            Path lib = io.cdcconnect.it.Pipeline.pluginDir().resolve("cdc-connect-sink").resolve("lib");
+            Path lib = io.cdcconnect.it.ConnectPlugins.home(io.cdcconnect.it.Pipeline.pluginDir(), "cdc-connect-sink")
+                    .resolve("lib");
             List<Path> jars;
             try (var s = java.nio.file.Files.list(lib)) {
                 jars = s.filter(p -> p.toString().endsWith(".jar")).sorted().toList();

@@ -109,7 +109,7 @@ public final class ConverterRules {
         List<String> found = valueChangingTransforms(props);
         if (found.isEmpty()) return null;
         return who + ": transforms " + String.join(", ", found) + " may change the key or value of the " + format
-                + " records, whose bytes must pass unchanged (" + format.payload().text() + "); only "
+                + " records, whose bytes must pass unchanged; only "
                 + String.join(", ", HARMLESS_TRANSFORMS.stream().sorted().map(c -> c.substring(c.lastIndexOf('.') + 1))
                 .toList()) + " leave them alone (see 'Converters and transforms' in docs/source.md and docs/sink.md)";
     }

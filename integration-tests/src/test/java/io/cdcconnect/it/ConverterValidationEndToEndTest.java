@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Converters and transformations as a user meets them: a real Connect worker whose own default converter is
- * JsonConverter (a shared cluster's usual default, config/connect-distributed-shared.properties) answers
+ * Converters and transformations as a user meets them: a real Connect worker with the converters and plugin discovery
+ * of config/connect-distributed-shared.properties (a shared cluster's: JsonConverter by default) answers
  * {@code PUT /connector-plugins/<class>/config/validate} for both connectors, filled from the config templates, with
  * an error on {@code value.converter}/{@code key.converter} when the connector names a converter that would change
  * the bytes, none for ByteArrayConverter, and a logged warning (validation has none) for a transformation that may
@@ -38,10 +38,21 @@ class ConverterValidationEndToEndTest {
     private static DatabaseServer mariadb;
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         mariadb = TestServers.database(DatabaseSpec.mariadb("11.4"));
+        java.util.Properties shared = new java.util.Properties();
+        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(ConnectorConfigFiles.configDir()
+                .resolve("connect-distributed-shared.properties"))) {
+            shared.load(r);
+        }
+        assertEquals(JSON, shared.getProperty("key.converter"));
+        assertEquals(JSON, shared.getProperty("value.converter"));
+        // the shared file leaves plugin discovery at Kafka's default, which the test harness's service_load is not
+        assertEquals(null, shared.getProperty("plugin.discovery"));
         connect = ConnectCluster.start(Pipeline.pluginDir(), Map.of(
-                "key.converter", JSON, "value.converter", JSON));
+                "key.converter", shared.getProperty("key.converter"),
+                "value.converter", shared.getProperty("value.converter"),
+                "plugin.discovery", "hybrid_warn"));
     }
 
     @AfterAll

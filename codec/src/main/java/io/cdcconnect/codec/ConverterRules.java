@@ -22,14 +22,17 @@ public final class ConverterRules {
     static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
     /**
-     * Transformations that leave key and value alone: they drop a record ({@code Filter}) or touch headers only.
+     * Transformations that leave key and value alone: they drop a record ({@code Filter}), touch headers only, or
+     * change the topic only ({@code RegexRouter}, {@code TimestampRouter}; the sink keeps the original coordinates).
      * {@code HeaderFrom} is not among them: it reads (and with {@code operation=move} removes) fields of a Struct or
      * Map value, which a byte format's value is not.
      */
     public static final Set<String> HARMLESS_TRANSFORMS = Set.of(
             "org.apache.kafka.connect.transforms.Filter",
             "org.apache.kafka.connect.transforms.InsertHeader",
-            "org.apache.kafka.connect.transforms.DropHeaders");
+            "org.apache.kafka.connect.transforms.DropHeaders",
+            "org.apache.kafka.connect.transforms.RegexRouter",
+            "org.apache.kafka.connect.transforms.TimestampRouter");
 
     /** A finding on one setting, with its fix. */
     public record Problem(String setting, String message) {

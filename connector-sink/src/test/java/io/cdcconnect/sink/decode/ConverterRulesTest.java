@@ -211,14 +211,17 @@ class ConverterRulesTest {
         props.put("transforms.hdr.type", "org.apache.kafka.connect.transforms.InsertHeader");
         props.put("transforms.mask.type", "org.apache.kafka.connect.transforms.MaskField$Value");
         props.put("transforms.route.type", "org.apache.kafka.connect.transforms.RegexRouter");
+        props.put("transforms.move.type", "org.apache.kafka.connect.transforms.HeaderFrom$Value");
+        props.put("transforms", "drop, hdr,mask ,route,move");
         assertEquals(List.of("mask (org.apache.kafka.connect.transforms.MaskField$Value)",
-                "route (org.apache.kafka.connect.transforms.RegexRouter)"), ConverterRules.valueChangingTransforms(props));
+                "move (org.apache.kafka.connect.transforms.HeaderFrom$Value)"),
+                ConverterRules.valueChangingTransforms(props));
         String w = ConverterRules.transformWarning("sink cdc-sink", WireFormat.CANAL_JSON, props);
-        assertTrue(w.startsWith("sink cdc-sink: transforms mask (") && w.contains("DropHeaders, Filter, InsertHeader"),
+        assertTrue(w.startsWith("sink cdc-sink: transforms mask (") && w.contains("DropHeaders, Filter, InsertHeader, RegexRouter, TimestampRouter"),
                 w);
         // Debezium's Structs are what transformations are for
         assertNull(ConverterRules.transformWarning("sink", WireFormat.DEBEZIUM, props));
-        props.put("transforms", "drop,hdr");
+        props.put("transforms", "drop,hdr,route");
         assertNull(ConverterRules.transformWarning("sink", WireFormat.CANAL_JSON, props));
         assertNull(ConverterRules.transformWarning("sink", WireFormat.CANAL_JSON, Map.of()));
     }

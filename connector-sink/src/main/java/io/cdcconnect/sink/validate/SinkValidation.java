@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * The sink's answer to Connect's {@code validate}: each setting on its own (the ConfigDef: types, validators,
- * recommended values, visibility), then the rules that span settings ({@link ConfigRules}), then, once the connection
+ * recommended values, visibility), then the rules that span settings ({@link ConfigRules}) and the converters the
+ * configuration names ({@link #converters}), then, once the connection
  * settings are sound, the target itself ({@link TargetCheck}). Every finding goes on the setting it concerns.
  */
 public final class SinkValidation {

@@ -20,23 +20,23 @@ import java.util.function.Supplier;
 public enum WireFormat {
 
     CANAL_JSON("canal-json", "TiCDC Canal-JSON", Key.NONE, Watermarks.WITH_TIDB_EXTENSION,
-            "ByteArrayConverter or StringConverter", () -> new EventEncoders.CanalJsonFactory(),
+            Payload.TEXT, () -> new EventEncoders.CanalJsonFactory(),
             Trait.ENCODED, Trait.CODEC_DECODED, Trait.DDL, Trait.NULL_VALUE_IS_TOMBSTONE, Trait.TELLS_UPDATES,
             Trait.LARGE_MESSAGES),
 
     OPEN_PROTOCOL("open-protocol", "TiCDC Open-protocol", Key.BATCH_KEY, Watermarks.ALWAYS,
-            "ByteArrayConverter", () -> new EventEncoders.OpenProtocolFactory(),
+            Payload.BYTES, () -> new EventEncoders.OpenProtocolFactory(),
             Trait.ENCODED, Trait.CODEC_DECODED, Trait.BATCHES_ROWS, Trait.DDL, Trait.DDL_ON_EVERY_PARTITION,
             Trait.TELLS_UPDATES, Trait.LARGE_MESSAGES),
 
     /** Its factory is found by class name, so that this package need not depend on Avro's. */
     AVRO("avro", "TiCDC Avro in the Confluent wire format", Key.HANDLE_KEY, Watermarks.NEVER,
-            "ByteArrayConverter", () -> load("io.cdcconnect.codec.avro.AvroCodecFactory"),
+            Payload.BYTES, () -> load("io.cdcconnect.codec.avro.AvroCodecFactory"),
             Trait.ENCODED, Trait.CODEC_DECODED, Trait.SCHEMA_REGISTRY),
 
     /** Sink only: Debezium envelopes as Connect Structs; the decoder is the sink's. */
     DEBEZIUM("debezium", "Debezium change-event envelopes as Connect Structs", Key.PRIMARY_KEY_STRUCT,
-            Watermarks.NEVER, "any converter that yields Structs", null,
+            Watermarks.NEVER, Payload.STRUCTS, null,
             Trait.DDL, Trait.NULL_VALUE_IS_TOMBSTONE, Trait.TELLS_UPDATES);
 
     /** What a format's Kafka key holds. */
@@ -56,6 +56,40 @@ public enum WireFormat {
             return text;
         }
     }
+
+    /** Kafka Connect's converter that hands bytes through unchanged, both ways. */
+    public static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /** Kafka Connect's converter that reads a value as UTF-8 text (and writes {@code toString()}). */
+    public static final String STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
+
+    /**
+     * What a format's key and value are as a Kafka Connect consumer sees them, and so which converters hand them to a
+     * decoder whole. Our encoders hand Connect finished bytes, so a producer (our source) writes every encoded format
+     * through {@link #BYTE_ARRAY_CONVERTER} alone ({@link #WRITE_CONVERTER}): any other converter changes the bytes
+     * (StringConverter writes a {@code byte[]}'s {@code toString()}, JsonConverter a base64 string in a JSON
+     * envelope, AvroConverter an Avro {@code bytes} datum).
+     */
+    public enum Payload {
+        /** Binary: only ByteArrayConverter keeps it whole. */
+        BYTES("ByteArrayConverter"),
+        /** UTF-8 text: ByteArrayConverter, or StringConverter as long as the values are not compressed. */
+        TEXT("ByteArrayConverter, or StringConverter when not compressed"),
+        /** Connect Structs: any converter that yields them (JsonConverter with schemas, Avro, Protobuf). */
+        STRUCTS("any converter that yields Structs");
+
+        private final String text;
+
+        Payload(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
+    /** The one converter a producer of our encoders' bytes may use, for keys and values. */
+    public static final String WRITE_CONVERTER = BYTE_ARRAY_CONVERTER;
 
     /** Whether a format carries watermarks (resolved ts). */
     public enum Watermarks {
@@ -85,18 +119,18 @@ public enum WireFormat {
     private final String title;
     private final Key key;
     private final Watermarks watermarks;
-    private final String converters;
+    private final Payload payload;
     private final Supplier<EventEncoderFactory> factorySupplier;
     private final Set<Trait> traits;
     private volatile EventEncoderFactory factory;
 
-    WireFormat(String configName, String title, Key key, Watermarks watermarks, String converters,
+    WireFormat(String configName, String title, Key key, Watermarks watermarks, Payload payload,
                Supplier<EventEncoderFactory> factory, Trait... traits) {
         this.configName = configName;
         this.title = title;
         this.key = key;
         this.watermarks = watermarks;
-        this.converters = converters;
+        this.payload = payload;
         this.factorySupplier = factory;
         this.traits = traits.length == 0 ? EnumSet.noneOf(Trait.class) : EnumSet.copyOf(Arrays.asList(traits));
     }
@@ -166,9 +200,28 @@ public enum WireFormat {
         return traits.contains(Trait.LARGE_MESSAGES);
     }
 
-    /** The Kafka Connect converters a consumer of it uses. */
+    /** The Kafka Connect converters a consumer of it uses, in words. */
     public String converters() {
-        return converters;
+        return payload.text();
+    }
+
+    /** What its key (when it has one) and value are to a Kafka Connect consumer. */
+    public Payload payload() {
+        return payload;
+    }
+
+    /**
+     * Whether a consumer whose converter is of that class hands the sink's decoder this format's records whole.
+     * {@code compressed}: the values are compressed (TiCDC's {@code large-message-handle-compression}), which makes
+     * text binary. A converter that yields Structs is any but the two that yield bytes or text.
+     */
+    public boolean readableThrough(String converterClass, boolean compressed) {
+        String c = converterClass == null ? "" : converterClass.trim();
+        return switch (payload) {
+            case BYTES -> c.equals(BYTE_ARRAY_CONVERTER);
+            case TEXT -> c.equals(BYTE_ARRAY_CONVERTER) || (!compressed && c.equals(STRING_CONVERTER));
+            case STRUCTS -> !c.equals(BYTE_ARRAY_CONVERTER) && !c.equals(STRING_CONVERTER);
+        };
     }
 
     /** A new encoder; IllegalArgumentException naming a bad option, or when the format has no encoder. */
@@ -279,7 +332,7 @@ public enum WireFormat {
         });
         if (needsSchemaRegistry()) sb.append(", needs a schema registry");
         if (!tellsUpdatesFromInserts()) sb.append(", updates not told from inserts");
-        return sb.append("; ").append(converters).toString();
+        return sb.append("; ").append(converters()).toString();
     }
 
     /** The documentation of the formats that pass the test: "'name' (description), ... or 'name' (...)". */
@@ -312,7 +365,7 @@ public enum WireFormat {
                     .append(" | ").append(f.largeMessageHandling() ? "yes" : "no")
                     .append(" | ").append(f.nullValueIsTombstone() ? "skipped" : f.key == Key.HANDLE_KEY
                             ? "delete by key" : "bad input")
-                    .append(" | ").append(f.converters).append(" |\n");
+                    .append(" | ").append(f.converters()).append(" |\n");
         }
         return md.toString();
     }

@@ -83,8 +83,9 @@ public final class CdcSinkConnector extends SinkConnector {
     }
 
     /**
-     * Each setting, the rules that span settings, and a live check of the target (reachable, dialect, privileges,
-     * prepared-statement budget), every finding on the setting it concerns: {@link SinkValidation}.
+     * Each setting, the rules that span settings (the converters the configuration names among them), and a live
+     * check of the target (reachable, dialect, privileges, prepared-statement budget), every finding on the setting it
+     * concerns: {@link SinkValidation}.
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {

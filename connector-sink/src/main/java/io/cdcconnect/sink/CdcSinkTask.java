@@ -110,6 +110,9 @@ public final class CdcSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
         TransportWarnings.log(config);
+        String transformWarning = io.cdcconnect.codec.ConverterRules.transformWarning(
+                "sink " + props.getOrDefault("name", "cdc-sink"), config.inputWireFormat(), props);
+        if (transformWarning != null) LOG.warn(transformWarning);
         ddlPolicy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(),
                 Dialects.forUrl(config.connectionUrl()).systemSchemas());
         allowList = SchemaAllowList.forConfig(config);

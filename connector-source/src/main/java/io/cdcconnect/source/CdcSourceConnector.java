@@ -1,5 +1,7 @@
 package io.cdcconnect.source;
 
+import io.cdcconnect.codec.ConverterRules;
+import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.source.check.StartupChecks;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -96,10 +98,41 @@ public class CdcSourceConnector extends SourceConnector {
 
     /**
      * Our settings, then Debezium's own rules for the settings it receives, then (when all are sound) the server
-     * itself: connection, binlog, format, row image, privileges.
+     * itself: connection, binlog, format, row image, privileges. Whatever those find, the converters the connector's
+     * configuration names ({@link #converterProblems}).
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
+        Config config = validateSettings(connectorConfigs);
+        List<ConfigValue> values = new ArrayList<>(config.configValues());
+        for (ConverterRules.Problem p : converterProblems(connectorConfigs)) {
+            ConfigValue v = new ConfigValue(p.setting());
+            v.addErrorMessage(p.message());
+            values.add(v);
+        }
+        return new Config(values);
+    }
+
+    /**
+     * The converters the connector's configuration names must write the encoders' bytes unchanged
+     * ({@link ConverterRules#forProducer}); one left to the worker's default is not visible here. Transformations
+     * that may change the bytes are logged as a warning (Connect's validation has no warnings).
+     */
+    static List<ConverterRules.Problem> converterProblems(Map<String, String> props) {
+        WireFormat format;
+        try {
+            format = WireFormat.encodable(props.getOrDefault(CdcSourceConfig.OUTPUT_FORMAT,
+                    WireFormat.CANAL_JSON.configName()));
+        } catch (IllegalArgumentException e) {
+            format = WireFormat.CANAL_JSON; // the bad name is reported on output.format; every format is bytes
+        }
+        String warning = ConverterRules.transformWarning("source " + props.getOrDefault("name", "(validation)"),
+                format, props);
+        if (warning != null) LOG.warn(warning);
+        return ConverterRules.forProducer(format, props);
+    }
+
+    private Config validateSettings(Map<String, String> connectorConfigs) {
         Config ours = super.validate(connectorConfigs);
         List<ConfigValue> values = new ArrayList<>(ours.configValues());
         Map<String, ConfigValue> byName = new HashMap<>();

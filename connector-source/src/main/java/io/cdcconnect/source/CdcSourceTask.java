@@ -69,6 +69,9 @@ public class CdcSourceTask extends SourceTask {
         CdcSourceConfig config = new CdcSourceConfig(props);
         name = props.getOrDefault("name", config.topicPrefix());
         for (String w : config.transportWarnings()) LOG.warn("Source task {}: {}", name, w);
+        String transformWarning = io.cdcconnect.codec.ConverterRules.transformWarning("source task " + name,
+                config.outputFormat(), props);
+        if (transformWarning != null) LOG.warn(transformWarning);
         if (config.startupChecks()) {
             CdcSourceConnector.checkServer(config);
         }

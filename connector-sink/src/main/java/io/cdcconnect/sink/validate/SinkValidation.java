@@ -1,5 +1,8 @@
 package io.cdcconnect.sink.validate;
 
+import io.cdcconnect.codec.CodecOptions;
+import io.cdcconnect.codec.Compression;
+import io.cdcconnect.codec.ConverterRules;
 import io.cdcconnect.sink.CdcSinkConfig;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -13,10 +16,13 @@ import java.util.Set;
 
 /**
  * The sink's answer to Connect's {@code validate}: each setting on its own (the ConfigDef: types, validators,
- * recommended values, visibility), then the rules that span settings ({@link ConfigRules}), then, once the connection
+ * recommended values, visibility), then the rules that span settings ({@link ConfigRules}) and the converters the
+ * configuration names ({@link #converters}), then, once the connection
  * settings are sound, the target itself ({@link TargetCheck}). Every finding goes on the setting it concerns.
  */
 public final class SinkValidation {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkValidation.class);
 
     /** What the live check needs sound before it can run. */
     private static final Set<String> CONNECTION = Set.of(CdcSinkConfig.CONNECTION_URL, CdcSinkConfig.CONNECTION_USER,
@@ -41,7 +47,7 @@ public final class SinkValidation {
         } catch (ConfigException e) {
             return new Config(values); // a required setting is missing or wrong: already reported on it
         }
-        List<ConfigProblem> problems = ConfigRules.check(config);
+        List<ConfigProblem> problems = concat(ConfigRules.check(config), converters(config, props));
         boolean live = problems.stream().noneMatch(p -> CONNECTION.contains(p.setting()))
                 && CONNECTION.stream().allMatch(n -> byName.get(n) == null || byName.get(n).errorMessages().isEmpty());
         if (live) problems = concat(problems, TargetCheck.check(config, tasks(props)));
@@ -55,6 +61,25 @@ public final class SinkValidation {
             if (!props.containsKey(p.setting()) || sound.containsKey(p.setting())) v.addErrorMessage(p.message());
         }
         return new Config(values);
+    }
+
+    /**
+     * The converters the connector's configuration names, against what the input format needs ({@link
+     * ConverterRules}); a converter left to the worker's default is not visible here. Transformations that may change
+     * a byte format's records are logged (Connect's validation has no warnings).
+     */
+    static List<ConfigProblem> converters(CdcSinkConfig config, Map<String, String> props) {
+        boolean compressed;
+        try {
+            compressed = CodecOptions.compression(config.inputCodecOptions()) != Compression.NONE;
+        } catch (RuntimeException e) {
+            compressed = false; // reported on input.codec.options
+        }
+        String warning = ConverterRules.transformWarning("sink " + props.getOrDefault("name", "(validation)"),
+                config.inputWireFormat(), props);
+        if (warning != null) LOG.warn(warning);
+        return ConverterRules.forConsumer(config.inputWireFormat(), compressed, props).stream()
+                .map(p -> new ConfigProblem(p.setting(), p.message())).toList();
     }
 
     private static List<ConfigProblem> concat(List<ConfigProblem> a, List<ConfigProblem> b) {

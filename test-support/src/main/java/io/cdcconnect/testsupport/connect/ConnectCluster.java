@@ -86,6 +86,20 @@ public final class ConnectCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * A real broker in this JVM and one Connect worker in a child JVM whose classpath is {@code workerClasspath}, not
+     * this JVM's: another Kafka release's Connect runtime (e.g. Kafka 3.9's jars), so that our plugins can be run on
+     * that release's worker. {@code workerJvmOptions} are added to its command line (e.g. the logging configuration
+     * its jars expect); {@code extraWorkerProps} to the shared settings, which every worker since Kafka 3.6 knows.
+     */
+    public static ConnectCluster startWithForkedWorkerOn(java.util.List<Path> workerClasspath,
+                                                         java.util.List<String> workerJvmOptions, Path pluginDir,
+                                                         Path workDir, Map<String, String> extraWorkerProps) {
+        checkPluginDir(pluginDir);
+        return new ConnectCluster(null, ForkedConnectWorker.start(pluginDir, workDir, brokerProps(),
+                new ForkedConnectWorker.WorkerRuntime(workerClasspath, workerJvmOptions), extraWorkerProps));
+    }
+
     /** A Connect worker in a child JVM on a broker that runs elsewhere (a container); {@code broker} stops it. */
     public static ConnectCluster startWithForkedWorker(Path pluginDir, Path workDir, String bootstrapServers,
                                                        AutoCloseable broker) {

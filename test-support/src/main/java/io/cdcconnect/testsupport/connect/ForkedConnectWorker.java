@@ -57,11 +57,29 @@ final class ForkedConnectWorker implements AutoCloseable {
     private final List<Worker> workers = new ArrayList<>();
     /** Settings every worker gets on top of the shared ones. */
     private final Map<String, String> extraProps;
+    /** What a worker runs on: this JVM's classpath (null), or another Kafka release's Connect runtime. */
+    private final WorkerRuntime runtime;
     private int generation;
 
+    /**
+     * A worker's classpath and extra JVM options: e.g. the jars of an older Kafka release's Connect runtime, to run our
+     * plugins on that release's worker.
+     */
+    record WorkerRuntime(List<Path> classpath, List<String> jvmOptions) {
+        WorkerRuntime {
+            classpath = List.copyOf(classpath);
+            jvmOptions = List.copyOf(jvmOptions);
+        }
+
+        String classpathString() {
+            return String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList());
+        }
+    }
+
     private ForkedConnectWorker(String bootstrapServers, AutoCloseable broker, EmbeddedKafkaCluster kafka,
-                                Path pluginDir, Path workDir, Map<String, String> extraProps) {
+                                Path pluginDir, Path workDir, Map<String, String> extraProps, WorkerRuntime runtime) {
         this.extraProps = Map.copyOf(extraProps);
+        this.runtime = runtime;
         this.bootstrapServers = bootstrapServers;
         this.broker = broker;
         this.kafka = kafka;
@@ -77,25 +95,37 @@ final class ForkedConnectWorker implements AutoCloseable {
         long t0 = System.nanoTime();
         EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
         kafka.start();
-        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, extraProps, t0);
+        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, count, extraProps, null, t0);
+    }
+
+    /**
+     * A broker in this JVM and one worker on {@code runtime} (its own classpath: another Kafka release's Connect
+     * runtime), with {@code extraProps} on top of the shared settings.
+     */
+    static ForkedConnectWorker start(Path pluginDir, Path workDir, Properties brokerProps, WorkerRuntime runtime,
+                                     Map<String, String> extraProps) {
+        long t0 = System.nanoTime();
+        EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
+        kafka.start();
+        return start(pluginDir, workDir, kafka.bootstrapServers(), kafka::stop, kafka, 1, extraProps, runtime, t0);
     }
 
     /** {@code count} workers on a broker that runs in another process; {@code broker} is closed with the workers. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker,
                                      int count, Map<String, String> extraProps) {
-        return start(pluginDir, workDir, bootstrapServers, broker, null, count, extraProps, System.nanoTime());
+        return start(pluginDir, workDir, bootstrapServers, broker, null, count, extraProps, null, System.nanoTime());
     }
 
     /** A worker on a broker that runs elsewhere (e.g. a container); {@code broker} is closed with the worker. */
     static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker, long t0) {
-        return start(pluginDir, workDir, bootstrapServers, broker, null, 1, Map.of(), t0);
+        return start(pluginDir, workDir, bootstrapServers, broker, null, 1, Map.of(), null, t0);
     }
 
     private static ForkedConnectWorker start(Path pluginDir, Path workDir, String bootstrapServers, AutoCloseable broker,
                                              EmbeddedKafkaCluster kafka, int count, Map<String, String> extraProps,
-                                             long t0) {
+                                             WorkerRuntime runtime, long t0) {
         ForkedConnectWorker w = new ForkedConnectWorker(bootstrapServers, broker, kafka, pluginDir, workDir,
-                extraProps);
+                extraProps, runtime);
         try {
             for (int i = 0; i < count; i++) w.launch();
         } catch (RuntimeException e) {
@@ -223,6 +253,7 @@ final class ForkedConnectWorker implements AutoCloseable {
             // e.g. -Dcdc.worker.jvm.options="-XX:StartFlightRecording=filename=/tmp/worker.jfr" to profile a worker
             String extraJvm = System.getProperty(WORKER_JVM_OPTIONS, "").trim();
             if (!extraJvm.isEmpty()) cmd.addAll(List.of(extraJvm.split("\\s+")));
+            if (runtime != null) cmd.addAll(runtime.jvmOptions());
             cmd.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
             cmd.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
             cmd.add("-Dcom.sun.management.jmxremote.authenticate=false");
@@ -230,7 +261,7 @@ final class ForkedConnectWorker implements AutoCloseable {
             cmd.add("-Dcom.sun.management.jmxremote.local.only=true");
             cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
             cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(runtime != null ? runtime.classpathString() : System.getProperty("java.class.path"));
             cmd.add("org.apache.kafka.connect.cli.ConnectDistributed");
             cmd.add(propsFile.toString());
             Path log = workDir.resolve("worker-" + generation + ".log");

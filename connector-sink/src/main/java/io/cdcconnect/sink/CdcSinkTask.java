@@ -106,6 +106,22 @@ public final class CdcSinkTask extends SinkTask {
         return Version.get();
     }
 
+    /**
+     * The worker's plugin metrics (KIP-877, Kafka 4.1+), or null where there are none: an older worker's context has
+     * no such method (and its Kafka no such class), a stand-in context throws. A plain call, never a lambda or a
+     * method reference, whose linking would load {@code PluginMetrics} outside this {@code try} (see
+     * {@link io.cdcconnect.codec.metrics.WorkerMetrics}).
+     */
+    static org.apache.kafka.common.metrics.PluginMetrics pluginMetrics(
+            org.apache.kafka.connect.sink.SinkTaskContext context) {
+        if (context == null) return null;
+        try {
+            return context.pluginMetrics();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
     @Override
     public void start(Map<String, String> props) {
         config = new CdcSinkConfig(props);
@@ -118,8 +134,7 @@ public final class CdcSinkTask extends SinkTask {
         allowList = SchemaAllowList.forConfig(config);
         String connector = props.getOrDefault("name", "cdc-sink");
         // the worker's own metrics (Kafka 4.1+), which also tell the task its number
-        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = context == null ? null
-                : io.cdcconnect.codec.metrics.WorkerMetrics.of(() -> context.pluginMetrics());
+        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = pluginMetrics(context);
         String taskId = MetricsJmx.taskId(props, connector, pluginMetrics);
 
         // the schedule only: what is retried there is an outage of what decoding needs, not a SQL error

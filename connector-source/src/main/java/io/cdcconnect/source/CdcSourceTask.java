@@ -64,6 +64,22 @@ public class CdcSourceTask extends SourceTask {
         return Version.get();
     }
 
+    /**
+     * The worker's plugin metrics (KIP-877, Kafka 4.1+), or null where there are none: an older worker's context has
+     * no such method (and its Kafka no such class), a stand-in context throws. A plain call, never a lambda or a
+     * method reference, whose linking would load {@code PluginMetrics} outside this {@code try} (see
+     * {@link io.cdcconnect.codec.metrics.WorkerMetrics}).
+     */
+    static org.apache.kafka.common.metrics.PluginMetrics pluginMetrics(
+            org.apache.kafka.connect.source.SourceTaskContext context) {
+        if (context == null) return null;
+        try {
+            return context.pluginMetrics();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
     @Override
     public void start(Map<String, String> props) {
         CdcSourceConfig config = new CdcSourceConfig(props);
@@ -78,8 +94,7 @@ public class CdcSourceTask extends SourceTask {
         Dispatcher dispatcher = config.dispatcher();
         encoder = Encoders.create(config);
         // the worker's own metrics (Kafka 4.1+), which also tell the task its number
-        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = context == null ? null
-                : io.cdcconnect.codec.metrics.WorkerMetrics.of(() -> context.pluginMetrics());
+        org.apache.kafka.common.metrics.PluginMetrics pluginMetrics = pluginMetrics(context);
         metrics = SourceMetrics.jmx(name, MetricsJmx.taskId(props, name, pluginMetrics), encoder, pluginMetrics);
         Map<String, String> debeziumProps = DebeziumSettings.forDebezium(props, config.flavor());
         keyCatalog = new JdbcKeyCatalog(config.flavor(), config.hostname(), config.port(),

@@ -23,13 +23,44 @@ import java.io.UncheckedIOException;
  */
 public final class GoJson {
 
-    /** Shared, thread-safe factory; generators and parsers from it are not thread-safe. */
-    public static final JsonFactory FACTORY = build();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GoJson.class);
 
-    private static JsonFactory build() {
+    /**
+     * Jackson's {@code COMBINE_UNICODE_SURROGATES_IN_UTF8} (Jackson 2.18+), which writes a character outside the BMP as
+     * raw 4-byte UTF-8 as Go does. The plugin archives leave Jackson out and use the worker's: a Kafka 3.x worker's is
+     * older (3.9's is 2.16) and lacks the feature, and there each half of the surrogate pair is written as a
+     * <code>&#92;uXXXX</code> escape instead: the same JSON string, other bytes than TiCDC's. The name is looked up, not
+     * referenced: a reference to a missing constant fails the class's initialisation (NoSuchFieldError), and with it
+     * every task that touches JSON.
+     */
+    public static final boolean RAW_SUPPLEMENTARY_CHARACTERS;
+
+    /** Shared, thread-safe factory; generators and parsers from it are not thread-safe. */
+    public static final JsonFactory FACTORY;
+
+    static {
+        JsonWriteFeature combine = feature("COMBINE_UNICODE_SURROGATES_IN_UTF8");
+        RAW_SUPPLEMENTARY_CHARACTERS = combine != null;
+        if (combine == null) {
+            LOG.warn("Jackson {} has no COMBINE_UNICODE_SURROGATES_IN_UTF8 (2.18+): characters outside the BMP are "
+                    + "written as \\uXXXX surrogate escapes, not as raw UTF-8 like TiCDC; the JSON values are the same",
+                    com.fasterxml.jackson.core.json.PackageVersion.VERSION);
+        }
+        FACTORY = build(combine);
+    }
+
+    private static JsonWriteFeature feature(String name) {
+        try {
+            return JsonWriteFeature.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static JsonFactory build(JsonWriteFeature combineSurrogates) {
         JsonFactoryBuilder b = new JsonFactoryBuilder();
         b.disable(JsonWriteFeature.WRITE_HEX_UPPER_CASE);
-        b.enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
+        if (combineSurrogates != null) b.enable(combineSurrogates);
         b.disable(StreamWriteFeature.AUTO_CLOSE_TARGET);
         b.disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION); // values may be confidential: keep them out of errors
         b.characterEscapes(GoEscapes.INSTANCE);

@@ -7,13 +7,19 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * A task's metrics registered through the worker's own metrics (KIP-877, Kafka 4.1): the worker names them
  * {@code kafka.connect:type=plugins,connector=<connector>,task=<task>[,table=<table>]} in JMX and hands them to
  * every reporter of its {@code metric.reporters}. The values are read from the same {@link MetricSet} the
  * {@code cdc-connect} MBean shows; each metric is declared once, in the connector's list.
+ *
+ * <p>On a worker older than Kafka 4.1 {@link PluginMetrics} does not exist: the tasks ask their context for it with a
+ * plain call inside a {@code try} that catches the {@link LinkageError}, and pass null on. Neither a lambda nor a
+ * method reference may stand in for that call: linking one whose type names {@code PluginMetrics} loads the class
+ * where it is written, and the {@code NoClassDefFoundError} fails the task's {@code start} (a Kafka 3.9 worker showed
+ * it, OldWorkerCompatibilityTest). With null, nothing here is called and the {@code cdc-connect} MBeans carry the
+ * metrics alone.
  */
 public final class WorkerMetrics {
 
@@ -21,20 +27,6 @@ public final class WorkerMetrics {
     static final String TASK_TAG = "task";
 
     private WorkerMetrics() {
-    }
-
-    /**
-     * The worker's plugin metrics for the task, or null where there are none: a worker older than Kafka 4.1 (no such
-     * method, or a context that does not implement it), or a stand-in context. Pass a lambda,
-     * {@code () -> context.pluginMetrics()}, not a method reference: a reference is resolved where it is written, so
-     * an older worker's error would escape before this could catch it.
-     */
-    public static PluginMetrics of(Supplier<PluginMetrics> context) {
-        try {
-            return context.get();
-        } catch (LinkageError | UnsupportedOperationException e) {
-            return null;
-        }
     }
 
     /** The task's number as the worker tags its plugin metrics, or null if it does not. */

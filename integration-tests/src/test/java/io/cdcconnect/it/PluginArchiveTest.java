@@ -110,7 +110,8 @@ class PluginArchiveTest {
 
             // etc/: this connector's sample configs (each names its class), the worker's settings and the secrets file
             List<String> etc = list(dir.resolve("etc"));
-            assertTrue(etc.containsAll(List.of("connect-distributed.properties", "secrets.properties.example")), etc.toString());
+            assertTrue(etc.containsAll(List.of("connect-distributed-shared.properties",
+                    "connect-distributed-dedicated.properties", "secrets.properties.example")), etc.toString());
             List<String> configs = etc.stream().filter(e -> e.endsWith(".json")).toList();
             assertFalse(configs.isEmpty(), etc.toString());
             for (String c : configs) {

@@ -23,6 +23,8 @@ import java.util.List;
  */
 public final class WorkerMetrics {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorkerMetrics.class);
+
     /** The tag the worker gives a task's plugin metrics, holding the task's number. */
     static final String TASK_TAG = "task";
 
@@ -42,12 +44,27 @@ public final class WorkerMetrics {
     /** Registers every metric of {@code set} with the worker, under its tags plus {@code tags}, until closed. */
     public static Registration register(PluginMetrics metrics, MetricSet set, LinkedHashMap<String, String> tags) {
         List<MetricName> names = new ArrayList<>();
+        List<MetricName> skipped = new ArrayList<>();
         try {
             for (Metric m : set.metrics()) {
                 MetricName name = metrics.metricName(m.name(), m.description() + " ("
                         + m.kind().name().toLowerCase(java.util.Locale.ROOT) + ", " + m.unit() + ")", tags);
                 String attribute = m.name();
-                metrics.addMetric(name, (Measurable) (config, now) -> set.value(attribute));
+                try {
+                    metrics.addMetric(name, (Measurable) (config, now) -> set.value(attribute));
+                } catch (IllegalArgumentException exists) {
+                    // an earlier instance of this task still holds the name: the worker gave up waiting for its stop
+                    // (task.shutdown.graceful.timeout.ms) and started this one. Metrics never fail a task: this
+                    // one goes without the worker's copy of the metric (its cdc-connect MBean still reads it), and
+                    // the earlier instance's copy goes when the worker closes that instance.
+                    if (skipped.isEmpty()) {
+                        LOG.warn("{} is still registered by an earlier instance of this task; the worker's copy of "
+                                + "this task's metrics waits for the next start (the cdc-connect MBeans have them)",
+                                name.name());
+                    }
+                    skipped.add(name);
+                    continue;
+                }
                 names.add(name);
             }
         } catch (RuntimeException e) {

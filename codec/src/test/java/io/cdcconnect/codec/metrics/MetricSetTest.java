@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;
 import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.common.utils.Time;
@@ -115,6 +116,29 @@ class MetricSetTest {
             assertEquals(42.0, server.getAttribute(table, "queue-bytes"));
             r.close();
             assertFalse(server.isRegistered(table));
+            assertTrue(worker.metrics().keySet().stream().noneMatch(n -> n.group().equals("plugins")));
+        }
+    }
+
+    @Test
+    void aTaskStartedWhileItsEarlierInstanceStillHoldsItsMetricsStartsAndGoesWithoutTheWorkersCopy() throws Exception {
+        MetricSet old = new MetricSet("test", METRICS);
+        MetricSet successor = new MetricSet("test", METRICS);
+        try (Metrics worker = new Metrics(new MetricConfig(), List.of(), Time.SYSTEM,
+                new KafkaMetricsContext("kafka.connect"));
+             PluginMetricsImpl first = new PluginMetricsImpl(worker, taskTags("restart-conn", "0"));
+             PluginMetricsImpl second = new PluginMetricsImpl(worker, taskTags("restart-conn", "0"))) {
+            java.util.LinkedHashMap<String, String> tags = new java.util.LinkedHashMap<>();
+            WorkerMetrics.Registration before = WorkerMetrics.register(first, old, tags);
+            // the worker stopped waiting for the earlier instance and started this one: no exception, no names
+            WorkerMetrics.Registration after = WorkerMetrics.register(second, successor, tags);
+            assertEquals(List.of(), after.names());
+            old.counter("rows-total").add(3);
+            MetricName rows = before.names().get(0);
+            assertEquals(3.0, worker.metrics().get(rows).metricValue(), "the earlier instance's copy is untouched");
+            after.close();
+            assertEquals(3.0, worker.metrics().get(rows).metricValue());
+            before.close();
             assertTrue(worker.metrics().keySet().stream().noneMatch(n -> n.group().equals("plugins")));
         }
     }

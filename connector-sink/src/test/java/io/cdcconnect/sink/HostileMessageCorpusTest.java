@@ -118,7 +118,7 @@ class HostileMessageCorpusTest {
                 + "FILE_NAME='/etc/passwd'");
         m.put("DATA DIRECTORY", "CREATE TABLE dd (i INT) DATA DIRECTORY='/tmp'");
         m.put("CONNECTION to another server", "CREATE TABLE fed (i INT) ENGINE=FEDERATED "
-                + "CONNECTION='mysql://u:p@127.0.0.1:3306/" + v + "/secret'");
+                + "CONNECTION='mysql://u:p@elsewhere.invalid/" + v + "/secret'");
         m.put("UNION over another schema", "CREATE TABLE mrg (id BIGINT) ENGINE=MERGE UNION=(" + v + ".secret)");
         m.put("a function that is not allowed", "ALTER TABLE items ADD COLUMN c INT DEFAULT (sleep(5))");
         m.put("a variable", "ALTER TABLE items ADD COLUMN c VARCHAR(200) DEFAULT (@@global.datadir)");

@@ -78,6 +78,21 @@ final class DdlRunner {
     }
 
     /**
+     * A copy of a statement another task already ran (its sending ran after an earlier owner of this partition
+     * handled the copy): nothing runs, but what this task knows of the statement's tables is stale. The rows before
+     * the copy go first; then the workers' statements of those tables, the tables' definitions and their last
+     * statement are forgotten, as when this task runs one (seed 12550 of CoreSimulationTest: a re-sent row from before
+     * a DROP COLUMN that another task ran was then judged against the table as it was before).
+     */
+    void ranElsewhere(DdlChange ddl, SourcePartition partition, long offset) {
+        drainBefore(partition, offset);
+        String targetSchema = shapes.targetSchema(ddl.schema());
+        if (!ddl.table().isEmpty()) replays.ranElsewhere(targetSchema + "." + ddl.table());
+        executor.evict(ddl, targetSchema);
+        shapes.invalidateAll();
+    }
+
+    /**
      * Runs the statement; one the target refuses for what it says goes, under errors.tolerance=all, to the dead-letter
      * queue with its record, and its place in the stream counts as passed (the rows after it that no longer fit then
      * follow the per-row rules); otherwise it fails the task. Outages are retried inside the executor and fail loudly.

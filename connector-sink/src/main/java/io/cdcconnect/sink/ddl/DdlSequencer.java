@@ -196,6 +196,7 @@ public final class DdlSequencer {
         if (ddlCopies > 1 && control.enabled() && copyRan(topic, key, partition, offset)) {
             // an earlier owner of the partition handled this copy, and its sending ran: nothing left to do
             LOG.debug("The DDL at {} ran before this task received its copy again: skipped", partition + "@" + offset);
+            runner.ranElsewhere(ddl, partition, offset);
             metrics.replaySkipped();
             return false;
         }

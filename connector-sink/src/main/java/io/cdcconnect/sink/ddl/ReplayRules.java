@@ -54,6 +54,14 @@ public final class ReplayRules {
         tables.remove(targetTable);
     }
 
+    /**
+     * Another task ran a statement on {@code targetTable} (this task skipped its copy, an earlier owner having handled
+     * it): what this task read of the table is read from the store again.
+     */
+    void ranElsewhere(String targetTable) {
+        tables.remove(targetTable);
+    }
+
     /** Whether the record at {@code offset} was committed downstream before a DDL statement ran (the checkpoint). */
     public boolean applied(SourcePartition partition, long offset) {
         return offset <= control.appliedThrough(partition);

@@ -60,6 +60,11 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String RETRY_MAX_ATTEMPTS = "retry.max.attempts";
     public static final String APPLY_DRAIN_TIMEOUT_MS = "apply.drain.timeout.ms";
     public static final String DDL_BARRIER_TIMEOUT_MS = "ddl.barrier.timeout.ms";
+    public static final String DDL_UNCOUNTED_ACROSS_TASKS = "ddl.uncounted.across.tasks";
+    /** {@link #DDL_UNCOUNTED_ACROSS_TASKS}: the task fails on such a statement. */
+    public static final String UNCOUNTED_FAIL = "fail";
+    /** {@link #DDL_UNCOUNTED_ACROSS_TASKS}: every topic has one partition, or is read by one task: run it. */
+    public static final String UNCOUNTED_RUN = "run";
     public static final String DDL_CHECKPOINT_DATABASE = "ddl.checkpoint.database";
     public static final String DDL_UNSUPPORTED = "ddl.unsupported";
     public static final String DDL_APPLY = "ddl.apply";
@@ -273,6 +278,16 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "after it), never because time passed (docs/ordering.md). Meanwhile the partitions that passed "
                         + "it are paused.",
                 GROUP_APPLY, ++o, Width.SHORT, "DDL barrier timeout");
+        d.define(DDL_UNCOUNTED_ACROSS_TASKS, Type.STRING, UNCOUNTED_FAIL,
+                ConfigDef.ValidString.in(UNCOUNTED_FAIL, UNCOUNTED_RUN), Importance.LOW,
+                "What a task does with a DDL statement whose producer did not count its copies (a TiCDC changefeed; "
+                        + "a Debezium TRUNCATE) when the connector has more than one task. Tasks cannot agree when "
+                        + "every partition of a topic has passed such a statement, so a row could land on the wrong "
+                        + "side of it. fail: the task fails, naming the statement (run such topics with tasks.max=1). "
+                        + "run: the task runs it once its own partitions have passed it; say so only when every topic "
+                        + "with such statements has one partition or is read by one task (docs/ordering.md). "
+                        + "Statements from cdc-connect's source carry their count and are agreed between tasks.",
+                GROUP_APPLY, ++o, Width.SHORT, "Uncounted DDL across tasks");
         d.define(DDL_APPLY, Type.LIST, "all", new DdlApplyValidator(), Importance.MEDIUM,
                 "Which DDL statements from the messages the sink runs: all, none, or a list of create-table, "
                         + "alter-table, drop-table, truncate-table, rename-table, create-index, drop-index, "
@@ -523,6 +538,11 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public long applyDrainTimeoutMs() {
         return getLong(APPLY_DRAIN_TIMEOUT_MS);
+    }
+
+    /** Whether a DDL statement without a count of its copies may run while the connector has several tasks. */
+    public boolean uncountedDdlRunsAcrossTasks() {
+        return UNCOUNTED_RUN.equals(getString(DDL_UNCOUNTED_ACROSS_TASKS)) || taskCount() == 1;
     }
 
     public long ddlBarrierTimeoutMs() {

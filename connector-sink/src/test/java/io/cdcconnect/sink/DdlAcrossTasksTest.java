@@ -10,6 +10,7 @@ import io.cdcconnect.sink.testutil.TaskDriver;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -53,8 +55,14 @@ class DdlAcrossTasksTest {
     }
 
     private TaskDriver task(int... partitions) {
-        TaskDriver d = new TaskDriver(Map.of("name", "across-" + target.name(), "ddl.checkpoint.database",
+        return task(Map.of(), partitions);
+    }
+
+    private TaskDriver task(Map<String, String> extra, int... partitions) {
+        Map<String, String> props = new HashMap<>(Map.of("name", "across-" + target.name(), "ddl.checkpoint.database",
                 checkpoints.name(), "schema.map", source.name() + "=" + target.name()));
+        props.putAll(extra);
+        TaskDriver d = new TaskDriver(props);
         List<TopicPartition> tps = new ArrayList<>();
         for (int p : partitions) tps.add(new TopicPartition(TaskDriver.TOPIC, p));
         d.task().open(tps);
@@ -160,6 +168,39 @@ class DdlAcrossTasksTest {
         Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
         for (int p : partitions) current.put(new TopicPartition(TaskDriver.TOPIC, p), new OffsetAndMetadata(next));
         return d.task().preCommit(current).equals(current);
+    }
+
+    /**
+     * A statement without a count of its copies (as TiCDC and Debezium's TRUNCATE send them) on a connector of two
+     * tasks: no task can tell when the other's partitions have passed it, so the task fails, naming it and the way
+     * out, and runs nothing; the row before it stays applied. With ddl.uncounted.across.tasks=run (the user says each
+     * such topic has one partition) the task runs it once its own partition has passed it.
+     */
+    @Test
+    void aStatementWithoutACountFailsATaskOfSeveralUnlessTheUserSaysItsTopicHasOnePartition() throws Exception {
+        TableInfo t = Rows.idValue(source.name(), "items");
+        DdlChange truncate = new DdlChange(source.name(), "items", "TRUNCATE TABLE items", DdlChange.Kind.TRUNCATE,
+                Rows.ts(2_000));
+        List<SinkRecord> records = PartitionRecords.of("canal-json", Map.of(), 0, List.of(
+                RowChange.insert(t, new Object[]{1L, "before"}, Rows.ts(1_000)), truncate,
+                RowChange.insert(t, new Object[]{2L, "after"}, Rows.ts(2_010))), 0);
+        try (TaskDriver two = task(Map.of("task.count", "2"), 0)) {
+            ConnectException e = assertThrows(ConnectException.class, () -> two.putRecords(records));
+            assertTrue(e.getMessage().contains("came without a count") && e.getMessage().contains("tasks.max=1")
+                    && e.getMessage().contains("ddl.uncounted.across.tasks=run"), e.getMessage());
+        }
+        assertEquals(List.of(List.of("1", "before")), target.query("SELECT id, v FROM items ORDER BY id"),
+                "the row before the statement applied, the statement not run, nothing after it");
+        try (TaskDriver asserted = task(Map.of("task.count", "2", "ddl.uncounted.across.tasks", "run"), 0)) {
+            asserted.putRecords(records);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline
+                    && !target.query("SELECT id FROM items").equals(List.of(List.of("2")))) {
+                asserted.putRecords(List.of());
+                Thread.sleep(50);
+            }
+        }
+        assertEquals(List.of(List.of("2", "after")), target.query("SELECT id, v FROM items ORDER BY id"));
     }
 
     private static boolean applied(TaskDriver d, int... partitions) {

@@ -215,6 +215,15 @@ public final class DdlSequencer {
             runner.apply(ddl, partition, offset, Map.of(), true, false);
             return false;
         }
+        if (ddlCopies == 0 && !config.uncountedDdlRunsAcrossTasks()) {
+            // no task can tell when the other tasks' partitions have passed it: stop rather than misplace rows
+            throw new io.cdcconnect.sink.apply.ApplyException("The DDL at " + partition + "@" + offset + " ("
+                    + ddl.query() + ") came without a count of the partitions it was sent to (a TiCDC changefeed, or "
+                    + "a Debezium TRUNCATE), and this connector has " + config.taskCount() + " tasks: they cannot "
+                    + "agree when every partition of " + topic + " has passed it, so it is not run. Read such topics "
+                    + "with tasks.max=1, or set " + CdcSinkConfig.DDL_UNCOUNTED_ACROSS_TASKS + "="
+                    + CdcSinkConfig.UNCOUNTED_RUN + " if each of them has one partition (docs/ordering.md)");
+        }
         if (ddlCopies == 0 && uncountedWarned.add(topic)) {
             LOG.warn("The DDL at {} came without a count of its copies (a TiCDC changefeed): it waits until every "
                     + "partition of {} this task holds delivers its copy, or an event or watermark after it. Such "

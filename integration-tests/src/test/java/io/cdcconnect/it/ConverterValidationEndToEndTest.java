@@ -108,6 +108,26 @@ class ConverterValidationEndToEndTest {
         }
     }
 
+    /**
+     * Both archives in one plugin folder of a worker at Kafka's default discovery (hybrid_warn, which scans the
+     * folders as well as reading ServiceLoader manifests): the worker offers exactly our two connectors. Debezium's
+     * jars travel in the source archive without their manifests and with their connector classes marked abstract
+     * (connector-source/src/build/AbstractPluginClasses.java), so a team's own Debezium is not shadowed.
+     */
+    @Test
+    void aScanningWorkerListsExactlyOurTwoConnectors() throws Exception {
+        java.net.http.HttpResponse<String> resp = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(connect.restUrl().resolve("/connector-plugins")).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        for (JsonNode n : new com.fasterxml.jackson.databind.ObjectMapper().readTree(resp.body())) {
+            // Connect's own (MirrorMaker's, on the test classpath) are not from the plugin folder
+            if (!n.path("class").asText().startsWith("org.apache.kafka.")) listed.add(n.path("class").asText());
+        }
+        assertEquals(new java.util.TreeSet<>(List.of("io.cdcconnect.sink.CdcSinkConnector",
+                "io.cdcconnect.source.CdcSourceConnector")), listed, resp.body());
+    }
+
     @Test
     void theTemplatesValidateCleanOnAWorkerWhoseDefaultIsJson() {
         assertEquals(Map.of(), errors(SOURCE, template("source-mariadb.json")));

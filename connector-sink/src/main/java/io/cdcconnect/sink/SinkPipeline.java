@@ -244,7 +244,7 @@ public final class SinkPipeline implements AutoCloseable {
      * Whether a record waits for buffer room past {@code buffer.max.wait.ms} (the partitions are paused): the caller
      * should hand over no more records in this {@code put()}.
      */
-    public boolean backlogged() {
+    public boolean waitingForRoom() {
         return gates.waitingForRoom();
     }
 

@@ -286,7 +286,7 @@ public final class CdcSinkTask extends SinkTask {
                     retained.computeIfAbsent(p, k -> new ConcurrentSkipListMap<>()).put(offset, record);
                 }
                 pipeline.accept(p, offset, events, bytes, ddlCopies(record, events));
-                if (pipeline.backlogged() && i + 1 < batch.size()) {
+                if (pipeline.waitingForRoom() && i + 1 < batch.size()) {
                     // the buffer stayed full past buffer.max.wait.ms and the partitions are paused: the records not
                     // reached wait as they arrived, not decoded, for a later put()
                     deferred.addAll(all.subList(i + 1, all.size()));

@@ -52,7 +52,8 @@ import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
  * <p>events → {@link TransactionAssembler} → {@link ConflictDetector} (keys of every unique key, old and new image) →
  * {@link ApplyWorker}s (one pooled connection each) → commit → {@link OffsetTracker}. The calling thread (Connect's task
  * thread) dispatches and never waits for a dependency; it waits only when the byte buffer is full or a DDL statement
- * needs all earlier rows applied. Knows nothing of Connect types, so tests drive it with plain values.
+ * needs all earlier rows applied. Records wait in their partition's {@link PartitionGates} until it flows and the
+ * buffer has room. Knows nothing of Connect types, so tests drive it with plain values.
  */
 public final class SinkPipeline implements AutoCloseable {
 
@@ -68,10 +69,10 @@ public final class SinkPipeline implements AutoCloseable {
     private final DdlSequencer ddl;
     private final TransactionDispatcher dispatcher;
     private final BackPressure buffer;
+    private final PartitionGates gates;
     private final TableShapes shapes;
     /** Null when the pipeline runs on a model of the target (the simulation of the core). */
     private final StatementCachePolicy cachePolicy;
-    private String currentOrigin = "";
     private volatile RejectedRows rejectedRows = RejectedRows.NONE;
 
     /**
@@ -95,11 +96,10 @@ public final class SinkPipeline implements AutoCloseable {
         this.shapes = parts.shapes();
         this.apply = parts.apply();
         this.cachePolicy = parts.cachePolicy();
-        this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes,
-                new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::pausedForBuffer,
-                        this::replayFirst, this::rejectedRows));
-        this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, ddl,
-                this::checkFailure, this::route, () -> currentOrigin);
+        this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, apply);
+        this.gates = new PartitionGates(buffer);
+        this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes, gates,
+                new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::rejectedRows));
         TableAutoCreator tables = parts.tables() != null ? parts.tables()
                 : new TableAutoCreator(false, false, null, null, null, metrics, null);
         this.dispatcher = new TransactionDispatcher(shapes, ddl, metrics, tracker, apply.detector(), safeMode, buffer,
@@ -119,9 +119,8 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** What the pipeline holds now, for a failure's message (the simulation of the core). */
     String describe() {
-        return "buffer " + buffer.bytes() + " bytes" + (buffer.paused() ? " (paused for room)" : "") + ", backlog "
-                + (buffer.isEmpty() ? "empty" : "waiting") + ", held " + ddl.heldPartitions() + ", statements waiting "
-                + ddl.describe();
+        return "buffer " + buffer.bytes() + " bytes" + (gates.waitingForRoom() ? " (paused for room)" : "")
+                + ", partitions " + gates.describe() + ", statements waiting " + ddl.describe();
     }
 
     /** Where rows the target rejects go, as set now. */
@@ -232,8 +231,8 @@ public final class SinkPipeline implements AutoCloseable {
     public void accept(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
         checkFailure();
         ddl.delivered(partition);
-        buffer.add(new PendingRecord(partition, offset, events, bytes, ddlCopies));
-        buffer.drainBacklog();
+        gates.add(new PendingRecord(partition, offset, events, bytes, ddlCopies));
+        processWaiting();
     }
 
     /** Starts one {@code put()}: from now on it may wait up to {@code buffer.max.wait.ms} for buffer room. */
@@ -241,35 +240,29 @@ public final class SinkPipeline implements AutoCloseable {
         buffer.beginBatch();
     }
 
-    /** Processes waiting records while the buffer has room ({@link BackPressure#drainBacklog}). */
-    public void drainBacklog() {
-        buffer.drainBacklog();
-    }
-
     /**
      * Whether a record waits for buffer room past {@code buffer.max.wait.ms} (the partitions are paused): the caller
      * should hand over no more records in this {@code put()}.
      */
-    public boolean backlogged() {
-        return !buffer.isEmpty();
+    public boolean waitingForRoom() {
+        return gates.waitingForRoom();
     }
 
-    private boolean pausedForBuffer() {
-        return buffer.paused();
-    }
-
-    private void replayFirst(List<PendingRecord> records) {
-        buffer.addFirst(records);
-    }
-
-    private void route(PendingRecord r) {
-        // behind a DDL barrier (records fetched before the partition was paused)
-        if (ddl.stashIfHeld(r)) return;
-        process(r.partition(), r.offset(), r.events(), r.bytes(), r.ddlCopies());
+    /**
+     * Processes what the gates let through ({@link PartitionGates#next}): each partition's records in order, while it
+     * is not held and the buffer has room. A record that holds its partition or releases others only changes their
+     * gates; this loop then takes what they let through.
+     */
+    private void processWaiting() {
+        while (true) {
+            checkFailure();
+            PendingRecord r = gates.next();
+            if (r == null) return;
+            process(r.partition(), r.offset(), r.events(), r.bytes(), r.ddlCopies());
+        }
     }
 
     private void process(SourcePartition partition, long offset, List<ChangeEvent> events, long bytes, int ddlCopies) {
-        currentOrigin = partition + "@" + offset;
         if (ddl.replays().applied(partition, offset)) {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
             // empty rest of the DDL's own record, held behind it, only completes the record's offset)
@@ -318,14 +311,17 @@ public final class SinkPipeline implements AutoCloseable {
         this.rejectedRows = rows == null ? RejectedRows.NONE : rows;
     }
 
+    /** Pauses and resumes the partitions as their gates say. */
     public void setPartitionControl(PartitionControl control) {
-        ddl.setPartitionControl(control);
-        buffer.setPartitionControl(control);
+        gates.setPartitionControl(control);
     }
 
-    /** Partitions assigned to the task: a DDL barrier waits for each of them. */
+    /** Partitions assigned to the task: each gets a gate, and a DDL barrier waits for each of them. */
     public void assign(Collection<SourcePartition> partitions) {
-        for (SourcePartition p : partitions) ddl.assign(p);
+        for (SourcePartition p : partitions) {
+            gates.assign(p);
+            ddl.assign(p);
+        }
     }
 
     /**
@@ -335,22 +331,18 @@ public final class SinkPipeline implements AutoCloseable {
      *         records held for buffer room): the caller should come back soon even when no record arrives
      */
     public boolean endBatch(Set<SourcePartition> active) {
-        buffer.drainBacklog();
+        processWaiting();
         boolean recheck = false;
         if (ddl.waiting()) {
             recheck = ddl.checkBarriers();
-            buffer.drainBacklog();
+            processWaiting();
         }
-        // a partition with records still waiting is not idle: its open transaction may continue in them
-        Set<SourcePartition> busy = active;
-        if (!buffer.isEmpty() || !ddl.heldPartitions().isEmpty()) {
-            busy = new java.util.HashSet<>(active);
-            buffer.addPartitionsTo(busy);
-            busy.addAll(ddl.heldPartitions());
-        }
+        // a partition held or with records still waiting is not idle: its open transaction may continue in them
+        Set<SourcePartition> busy = new java.util.HashSet<>(active);
+        gates.addWaitingTo(busy);
         assembler.closeIdle(busy);
         checkFailure();
-        return recheck || buffer.paused() || !buffer.isEmpty();
+        return recheck || gates.waitingForRoom();
     }
 
     /** Highest offset per partition through which every record is committed downstream. */
@@ -366,9 +358,8 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Partitions revoked: drops what is not yet dispatched for them and forgets their offsets. */
     public void forget(Collection<SourcePartition> partitions) {
-        java.util.Set<SourcePartition> revoked = new java.util.HashSet<>(partitions);
-        buffer.drop(revoked);
         for (SourcePartition p : partitions) {
+            gates.revoke(p);
             // the open transaction's rows were counted in the buffer: they leave it with the partition
             buffer.release(assembler.discard(p));
             ddl.unassign(p);

@@ -30,7 +30,8 @@ import java.util.Set;
  * <p>Several statements of one topic may wait at once: a partition that lags is still at an earlier statement while
  * another has reached a later one (after a rebalance or a restart, each resumes from its own committed offset). Each
  * partition is at most at one of them; a statement completes when every assigned partition of its topic passed it.
- * Pure bookkeeping: the sequencer stashes held records and pauses partitions.
+ * Pure bookkeeping: the sequencer holds the partitions that passed a statement in their gates
+ * ({@link io.cdcconnect.sink.PartitionGates}), which pause them.
  */
 public final class DdlBarrier {
 

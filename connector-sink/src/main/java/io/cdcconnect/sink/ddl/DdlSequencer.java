@@ -4,27 +4,21 @@ import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.Watermark;
 import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.PartitionGates;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.metrics.SinkMetrics;
-import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.PendingRecord;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.sql.DataSource;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
@@ -32,24 +26,21 @@ import java.util.function.Supplier;
  * Where DDL statements go among the rows: a statement with copies on several partitions waits ({@link DdlBarrier})
  * until no partition can still deliver a row from before it, holding back the partitions that passed it; with copies on
  * other tasks' partitions too, the tasks agree through the {@link DdlCoordinator}. It then runs once every earlier row
- * is applied ({@link DdlApplier}), its position is made durable ({@link DdlCheckpoint}), and what the partitions held
- * back is handed to the pipeline again. Used from the task thread only.
+ * is applied ({@link DdlApplier}), its position is made durable ({@link DdlCheckpoint}), and the partitions that
+ * waited for it flow again. The partitions' records wait in their {@link PartitionGates}, which this holds and releases.
+ * Used from the task thread only.
  */
 public final class DdlSequencer {
 
     /**
      * What the sequencer needs of the pipeline.
      *
-     * @param drain           dispatches everything held and waits until it is applied; false when the timeout passed
-     * @param appliedOffsets  highest offset per partition through which every record is committed downstream
-     * @param pausedForBuffer whether the partitions are paused for a full buffer: a partition a statement releases then
-     *                        stays paused
-     * @param replayFirst     puts records back ahead of every record still waiting to be processed, in their order
-     * @param rejections      where the record of a statement the target refuses for its content goes
-     *                        ({@link DdlRejectedException}), when errors.tolerance lets it
+     * @param drain          dispatches everything held and waits until it is applied; false when the timeout passed
+     * @param appliedOffsets highest offset per partition through which every record is committed downstream
+     * @param rejections     where the record of a statement the target refuses for its content goes
+     *                       ({@link DdlRejectedException}), when errors.tolerance lets it
      */
     public record Pipeline(LongPredicate drain, Supplier<Map<SourcePartition, Long>> appliedOffsets,
-                           BooleanSupplier pausedForBuffer, Consumer<List<PendingRecord>> replayFirst,
                            Supplier<io.cdcconnect.sink.apply.RejectedRows> rejections) {
     }
 
@@ -62,12 +53,9 @@ public final class DdlSequencer {
     private final ReplayRules replays;
     private final TableShapes shapes;
     private final DdlBarrier barrier = new DdlBarrier();
+    private final PartitionGates gates;
     /** Per topic, the statements waiting, by key. */
     private final Map<String, Map<String, HeldDdl>> heldDdls = new HashMap<>();
-    /** Partitions behind a waiting statement, with what they delivered since (records fetched before the pause). */
-    private final Map<SourcePartition, ArrayDeque<PendingRecord>> stashed = new HashMap<>();
-    /** Per held partition, the statements it waits for: it resumes when none is left. */
-    private final Map<SourcePartition, Set<String>> holds = new HashMap<>();
     /**
      * Per topic, the last statement released by the barrier, and the partitions that passed it without their copy
      * (their data showed it): that copy, when it comes, has run. A copy from any other partition is the statement sent
@@ -80,11 +68,12 @@ public final class DdlSequencer {
     /** Topics whose uncounted statements were warned about. */
     private final Set<String> uncountedWarned = new java.util.HashSet<>();
     private final SinkMetrics metrics;
-    private PartitionControl partitionControl = PartitionControl.NONE;
 
+    /** @param gates where the partitions that passed a waiting statement are held */
     public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, ControlStore control, DdlExecutor executor,
-                        TableShapes shapes, Pipeline pipeline) {
+                        TableShapes shapes, PartitionGates gates, Pipeline pipeline) {
         this.config = config;
+        this.gates = gates;
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.control = control;
@@ -93,18 +82,10 @@ public final class DdlSequencer {
         this.runner = new DdlRunner(config, metrics, shapes, pipeline, executor, control, replays);
     }
 
-    public void setPartitionControl(PartitionControl control) {
-        this.partitionControl = control == null ? PartitionControl.NONE : control;
-    }
-
     /** A partition assigned to the task: a DDL barrier waits for it. */
     public void assign(SourcePartition p) {
         barrier.assign(p);
         replays.assigned();
-    }
-
-    public Set<SourcePartition> assignedPartitions() {
-        return barrier.assignedPartitions();
     }
 
     /** A record arrived from {@code p}. */
@@ -122,25 +103,7 @@ public final class DdlSequencer {
         return barrier.isPending(topic);
     }
 
-    /** Whether {@code p} is held behind a waiting statement. */
-    public boolean isHeld(SourcePartition p) {
-        return stashed.containsKey(p);
-    }
-
-    /** The partitions held behind a waiting statement. */
-    public Set<SourcePartition> heldPartitions() {
-        return Collections.unmodifiableSet(stashed.keySet());
-    }
-
-    /** Keeps {@code r} back when its partition is held behind a waiting statement; false when it is not. */
-    public boolean stashIfHeld(PendingRecord r) {
-        ArrayDeque<PendingRecord> held = stashed.get(r.partition());
-        if (held == null) return false;
-        held.add(r);
-        return true;
-    }
-
-    /** The statements waiting and the partitions held, for a failure's message. */
+    /** The statements waiting and which partitions passed them, for a failure's message. */
     public String describe() {
         StringBuilder b = new StringBuilder();
         for (String topic : barrier.pendingTopics()) {
@@ -149,7 +112,7 @@ public final class DdlSequencer {
                         .append(", missing ").append(barrier.missing(topic, key)).append("] ");
             }
         }
-        return b.append("holds ").append(holds).toString();
+        return b.isEmpty() ? "none" : b.toString().trim();
     }
 
     /** Every replay decision ({@link ReplayRules}). */
@@ -169,11 +132,8 @@ public final class DdlSequencer {
     public void holdPassed(SourcePartition p, ChangeEvent e, long offset, List<ChangeEvent> rest, long bytes,
                            int ddlCopies) {
         List<String> keys = barrier.shownPassed(p, e.commitTs(), e instanceof Watermark);
-        hold(p, offset, rest, bytes, ddlCopies);
-        for (String key : keys) {
-            barrier.passed(p, key);
-            holds.computeIfAbsent(p, x -> new java.util.HashSet<>()).add(key);
-        }
+        for (String key : keys) barrier.passed(p, key);
+        gates.hold(p, keys, new PendingRecord(p, offset, List.copyOf(rest), bytes, ddlCopies));
         releaseAll(p.topic());
     }
 
@@ -240,8 +200,7 @@ public final class DdlSequencer {
         heldDdls.computeIfAbsent(topic, t -> new java.util.LinkedHashMap<>())
                 .putIfAbsent(pendingKey, new HeldDdl(ddl, key, partition, offset, ddlCopies, sending));
         // the rest of this record, and every later record of the partition, waits for the statement
-        hold(partition, offset, rest, restBytes, 0);
-        holds.computeIfAbsent(partition, x -> new java.util.HashSet<>()).add(pendingKey);
+        gates.hold(partition, List.of(pendingKey), new PendingRecord(partition, offset, List.copyOf(rest), restBytes, 0));
         releaseAll(topic);
         return true;
     }
@@ -264,10 +223,8 @@ public final class DdlSequencer {
         }
     }
 
-    /** Partition revoked: what it held is dropped, and no statement waits for it any more. */
+    /** Partition revoked: no statement waits for it any more (its gate goes with it). */
     public void unassign(SourcePartition p) {
-        stashed.remove(p);
-        holds.remove(p);
         barrier.unassign(p);
     }
 
@@ -275,22 +232,6 @@ public final class DdlSequencer {
     public void forgotten(Collection<SourcePartition> partitions) {
         for (SourcePartition p : partitions) control.forget(p);
         for (String topic : barrier.pendingTopics()) releaseAll(topic);
-    }
-
-    /** Holds a partition: {@code rest} of the record at {@code offset} goes first when it resumes. */
-    private void hold(SourcePartition partition, long offset, List<ChangeEvent> rest, long bytes, int ddlCopies) {
-        ArrayDeque<PendingRecord> q = new ArrayDeque<>();
-        q.add(new PendingRecord(partition, offset, List.copyOf(rest), bytes, ddlCopies));
-        stashed.put(partition, q);
-        partitionControl.pause(partition);
-    }
-
-    /** Holds a partition that passed the statement {@code key} without delivering anything. */
-    private void holdEmpty(SourcePartition partition, String key) {
-        holds.computeIfAbsent(partition, x -> new java.util.HashSet<>()).add(key);
-        if (stashed.containsKey(partition)) return;
-        stashed.put(partition, new ArrayDeque<>());
-        partitionControl.pause(partition);
     }
 
     /** Runs every waiting statement of the topic that every assigned partition has passed, until none is left. */
@@ -339,7 +280,7 @@ public final class DdlSequencer {
             for (SourcePartition p : missing) {
                 if (!stored.contains(p.partition())) continue;
                 barrier.passed(p, key);
-                holdEmpty(p, key);
+                gates.hold(p, key);
             }
         } catch (java.sql.SQLException e) {
             throw new io.cdcconnect.sink.apply.ApplyException("cannot read which partitions passed the DDL at "
@@ -354,12 +295,10 @@ public final class DdlSequencer {
         Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
         HeldDdl held = waiting.get(key);
         Map<SourcePartition, Long> passed = barrier.passed(topic, key);
-        List<PendingRecord> replay = new ArrayList<>();
         if (held == null || passed.isEmpty()) {
             // every partition that held it was revoked: its new owner runs the statement
             waiting.remove(key);
-            for (SourcePartition p : barrier.release(topic, key).keySet()) unhold(p, key, replay);
-            pipeline.replayFirst().accept(replay);
+            for (SourcePartition p : barrier.release(topic, key).keySet()) gates.unhold(p, key);
             return true;
         }
         Map<SourcePartition, Long> copies = new HashMap<>();
@@ -388,23 +327,9 @@ public final class DdlSequencer {
         warnedAt.remove(topic + '\u0000' + key);
         runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0);
         if (run && held.arrived) held.ran(topic, control);
-        // what each partition held goes first, ahead of its records still waiting in the backlog
-        for (SourcePartition p : passed.keySet()) unhold(p, key, replay);
-        pipeline.replayFirst().accept(replay);
+        // each partition flows again once it waits for no other statement: its records go on in their order
+        for (SourcePartition p : passed.keySet()) gates.unhold(p, key);
         return true;
-    }
-
-    /** The partition no longer waits for {@code key}; when it waits for nothing, what it held is replayed. */
-    private void unhold(SourcePartition p, String key, List<PendingRecord> replay) {
-        Set<String> keys = holds.get(p);
-        if (keys != null) {
-            keys.remove(key);
-            if (!keys.isEmpty()) return;
-            holds.remove(p);
-        }
-        ArrayDeque<PendingRecord> q = stashed.remove(p);
-        if (!pipeline.pausedForBuffer().getAsBoolean()) partitionControl.resume(p);
-        if (q != null) replay.addAll(q);
     }
 
     /**

@@ -11,11 +11,11 @@ import io.cdcconnect.sink.testutil.PartitionRecords;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.SinkTarget;
 import io.cdcconnect.sink.testutil.TaskDriver;
+import io.cdcconnect.testsupport.connect.StandInSinkTaskContext;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.junit.jupiter.api.AfterEach;
@@ -96,7 +96,7 @@ class OrderingDefectsTest {
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
         List<SinkRecord> p0 = copyAfterRow(0, 2);
         List<SinkRecord> p1 = copyAfterRow(1, 2);
-        RecordingContext ctx = new RecordingContext();
+        StandInSinkTaskContext ctx = context();
         try (TaskDriver task = task(ctx, Map.of(), 0, 1)) {
             task.putRecords(p0);
             poll(5, task);
@@ -307,7 +307,7 @@ class OrderingDefectsTest {
     @Test
     void item10_whileEveryPartitionIsHeldForAnotherTaskPutAsksToBeCalledAgain() throws Exception {
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
-        RecordingContext ctxA = new RecordingContext();
+        StandInSinkTaskContext ctxA = context();
         try (TaskDriver a = task(ctxA, Map.of(), 0); TaskDriver b = task(null, Map.of(), 1)) {
             a.putRecords(copyAfterRow(0, 2));
             poll(3, a);
@@ -336,7 +336,7 @@ class OrderingDefectsTest {
                     r.valueSchema(), r.value(), r.timestamp(), r.headers()));
         }
         assertEquals(TOPIC, renamed.get(0).originalTopic());
-        try (TaskDriver task = task(new RecordingContext(), Map.of(), 0)) {
+        try (TaskDriver task = task(context(), Map.of(), 0)) {
             task.putRecords(renamed);
             // Connect asks about, and commits, the partitions it consumed: the original ones
             awaitCommittable(Map.of(0, 2L), task);
@@ -363,7 +363,7 @@ class OrderingDefectsTest {
         TaskDriver d = new TaskDriver(props, context);
         List<TopicPartition> tps = new ArrayList<>();
         for (int p : partitions) tps.add(tp(p));
-        if (context instanceof RecordingContext r) r.assignment.addAll(tps);
+        if (context instanceof StandInSinkTaskContext r) r.assignment.addAll(tps);
         d.task().open(tps);
         return d;
     }
@@ -439,57 +439,11 @@ class OrderingDefectsTest {
         assertEquals(current, committable, "every record applied and committable in time");
     }
 
-    /** Connect's context as far as the task uses it: pauses and resumes, and the timeouts put() asks for. */
-    static final class RecordingContext implements SinkTaskContext {
-        final Set<TopicPartition> paused = new HashSet<>();
-        final Set<TopicPartition> assignment = new HashSet<>();
-        final List<Long> timeouts = new ArrayList<>();
-
-        @Override
-        public Map<String, String> configs() {
-            return Map.of();
-        }
-
-        @Override
-        public void offset(Map<TopicPartition, Long> offsets) {
-        }
-
-        @Override
-        public void offset(TopicPartition tp, long offset) {
-        }
-
-        @Override
-        public void timeout(long timeoutMs) {
-            timeouts.add(timeoutMs);
-        }
-
-        @Override
-        public Set<TopicPartition> assignment() {
-            return assignment;
-        }
-
-        @Override
-        public void pause(TopicPartition... partitions) {
-            paused.addAll(Arrays.asList(partitions));
-        }
-
-        @Override
-        public void resume(TopicPartition... partitions) {
-            paused.removeAll(Arrays.asList(partitions));
-        }
-
-        @Override
-        public void requestCommit() {
-        }
-
-        @Override
-        public ErrantRecordReporter errantRecordReporter() {
-            return null;
-        }
-
-        @Override
-        public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-            return null;
-        }
+    /** Connect's context as far as the task uses it (pauses, resumes, timeouts), on a worker without a DLQ. */
+    static StandInSinkTaskContext context() {
+        StandInSinkTaskContext c = new StandInSinkTaskContext();
+        c.reporting = false;
+        c.assignment.clear();
+        return c;
     }
 }

@@ -28,6 +28,13 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
     /** Partitions paused now, and how often pause was called. */
     public final java.util.Set<TopicPartition> paused = new java.util.HashSet<>();
     public int pauses;
+    /** What {@link #assignment()} answers: partition 0 of the driver's topic unless a test assigns others. */
+    public final java.util.Set<TopicPartition> assignment =
+            new java.util.HashSet<>(Set.of(new TopicPartition(SinkTaskDriver.TOPIC, 0)));
+    /** Every timeout put() asked for (Connect's next poll comes that soon). */
+    public final List<Long> timeouts = new ArrayList<>();
+    /** Whether the worker offers an errant-record reporter (a dead-letter queue); false as on a worker without. */
+    public volatile boolean reporting = true;
 
     @Override
     public Map<String, String> configs() {
@@ -44,11 +51,12 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
 
     @Override
     public void timeout(long timeoutMs) {
+        timeouts.add(timeoutMs);
     }
 
     @Override
     public Set<TopicPartition> assignment() {
-        return Set.of(new TopicPartition(SinkTaskDriver.TOPIC, 0));
+        return assignment;
     }
 
     @Override
@@ -68,6 +76,7 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
 
     @Override
     public ErrantRecordReporter errantRecordReporter() {
+        if (!reporting) return null;
         return (record, error) -> {
             RuntimeException failure = reportFailure;
             if (failure != null) return CompletableFuture.failedFuture(failure);

@@ -1,6 +1,7 @@
 package io.cdcconnect.it;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,18 +37,23 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Strimzi example ({@code deploy/strimzi/}) without a Kubernetes cluster, which this machine lacks. Strimzi's
- * Maven artifact {@code io.strimzi:api} (0.48.0) ships the typed model of its resources but not the CRD YAML files
- * (their openAPIV3Schema is generated into Strimzi's install files, which are on no Maven repository), so the
- * resources are checked against that model instead of the CRD schemas: each file is read into Strimzi's classes
- * ({@link KafkaConnect}, {@link KafkaConnector}) and Kubernetes' (fabric8: ConfigMap, Role, RoleBinding) with unknown
- * properties failing, and since those classes keep unknown fields in an {@code additionalProperties} map rather than
- * rejecting them, every such map in the object graph must be empty: a misspelt or misplaced field fails, and so
- * does a value of the wrong type. Not checked: the CRDs' value constraints (patterns, minimums, required fields),
- * which only the API server applies. Beyond the schema: the connectors' configs pass the same checks as the
- * quickstart's ({@link QuickstartComposeTest}), their secrets are config-provider references to Secrets the Role
- * lets the worker read, the build takes both plugin archives as zip artifacts with a SHA-512, and the metrics
- * ConfigMap holds config/monitoring/jmx-exporter.yml as it is.
+ * The Strimzi example ({@code deploy/strimzi/}) without a Kubernetes cluster, which this machine lacks, checked two
+ * ways. Against Strimzi's CRD schemas: Strimzi publishes its CRD YAML on no Maven repository, so
+ * {@link StrimziSchemas} generates the {@code KafkaConnect} and {@code KafkaConnector} CRDs at test time from
+ * Strimzi's model ({@code io.strimzi:api} 0.48.0) with Strimzi's own generator ({@code io.strimzi:crd-generator}),
+ * with the arguments of Strimzi 0.48.0's build, and each resource, whole, must pass the served version's
+ * openAPIV3Schema (unknown fields rejected where the schema does not preserve them, types, enums, patterns,
+ * minimums, required fields); a copy of kafka-connect.yaml with a misspelt field or a value of the wrong type must
+ * fail it, naming the place. Not checked: the CRDs' CEL rules ({@code x-kubernetes-validations}), which only the
+ * API server evaluates. And against Strimzi's typed model: each file is read into Strimzi's classes
+ * ({@link KafkaConnect}, {@link KafkaConnector}) and Kubernetes' (fabric8: ConfigMap, Role, RoleBinding) with
+ * unknown properties failing, and since those classes keep unknown fields in an {@code additionalProperties} map
+ * rather than rejecting them, every such map in the object graph must be empty: a misspelt or misplaced field
+ * fails, and so does a value of the wrong type; this also covers rbac.yaml and the ConfigMap, which no CRD
+ * describes. Beyond the schema: the connectors' configs pass the same checks as the quickstart's
+ * ({@link QuickstartComposeTest}), their secrets are config-provider references to Secrets the Role lets the worker
+ * read, the build takes both plugin archives as zip artifacts with a SHA-512, and the metrics ConfigMap holds
+ * config/monitoring/jmx-exporter.yml as it is.
  */
 class StrimziExampleTest {
 
@@ -182,6 +189,57 @@ class StrimziExampleTest {
             else QuickstartComposeTest.checkSink(file, config);
         }
         assertEquals(readable, referenced, "the Role lets the worker read exactly the Secrets the connectors name");
+    }
+
+    @Test
+    void theResourcesPassTheSchemasOfTheCrdsStrimzisGeneratorWrites() throws Exception {
+        Map<String, JsonNode> crds = StrimziSchemas.crds();
+        assertEquals(List.of("kafka.strimzi.io/v1beta2"), StrimziSchemas.servedApiVersions(crds.get("KafkaConnect")));
+        assertEquals(List.of("kafka.strimzi.io/v1beta2"), StrimziSchemas.servedApiVersions(crds.get("KafkaConnector")));
+        Map<String, String> kinds = Map.of("kafka-connect.yaml", "KafkaConnect",
+                "kafka-connector-source.yaml", "KafkaConnector", "kafka-connector-sink.yaml", "KafkaConnector");
+        for (Map.Entry<String, String> e : new TreeMap<>(kinds).entrySet()) {
+            JsonNode resource = YAML.readTree(dir().resolve(e.getKey()).toFile());
+            assertEquals(e.getValue(), resource.path("kind").asText(), e.getKey());
+            assertEquals(List.of(), StrimziSchemas.violations(resource),
+                    e.getKey() + ": against the openAPIV3Schema of Strimzi's " + e.getValue() + " CRD");
+        }
+    }
+
+    @Test
+    void theSchemaCheckFailsOnAMisspeltFieldAndOnAWrongType() throws Exception {
+        String yaml = Files.readString(dir().resolve("kafka-connect.yaml"));
+        assertEquals(List.of(), violations(yaml), "the file as it is");
+
+        assertEquals(List.of("/spec: property 'replica' is not defined in the schema and the schema does not allow additional properties"),
+                violations(replaceOnce(yaml, "  replicas: 1\n", "  replica: 1\n")), "a misspelt field");
+        assertEquals(List.of("/spec/build/plugins/1/artifacts/0: property 'sha512Sum' is not defined in the schema and the schema does not allow additional properties"),
+                violations(replaceLast(yaml, "sha512sum:", "sha512Sum:")), "a misspelt field, deeper");
+        assertEquals(List.of("/spec/replicas: string found, integer expected"),
+                violations(replaceOnce(yaml, "  replicas: 1\n", "  replicas: one\n")), "a value of the wrong type");
+        assertEquals(List.of("/spec/tls/trustedCertificates: object found, array expected"),
+                violations(replaceOnce(yaml, "      - secretName: my-cluster-cluster-ca-cert\n        pattern:",
+                        "      secretName: my-cluster-cluster-ca-cert\n      pattern:")), "an object where a list belongs");
+
+        // spec.config is x-kubernetes-preserve-unknown-fields: any worker setting passes
+        assertEquals(List.of(), violations(replaceOnce(yaml, "    group.id: cdc-connect\n",
+                "    group.id: cdc-connect\n    no.such.setting: 1\n")), "a key in spec.config");
+    }
+
+    private static List<String> violations(String yaml) throws Exception {
+        return StrimziSchemas.violations(YAML.readTree(yaml));
+    }
+
+    private static String replaceOnce(String text, String from, String to) {
+        assertEquals(text.indexOf(from), text.lastIndexOf(from), "once: " + from);
+        assertTrue(text.contains(from), from);
+        return text.replace(from, to);
+    }
+
+    private static String replaceLast(String text, String from, String to) {
+        int at = text.lastIndexOf(from);
+        assertTrue(at >= 0, from);
+        return text.substring(0, at) + to + text.substring(at + from.length());
     }
 
     private static <T> T readText(String yaml, Class<T> type) throws Exception {

@@ -121,6 +121,8 @@ public final class CdcSinkTask extends SinkTask {
                     context.resume(new TopicPartition(p.topic(), p.partition()));
                 }
             });
+            // to read a checkpoint's record, or a recreated topic again from where Connect started it
+            pipeline.setSeeker((p, offset) -> context.offset(new TopicPartition(p.topic(), p.partition()), offset));
         }
         RecordScreen screen = new RecordScreen(ddlPolicy, SchemaAllowList.forConfig(config), pipeline::targetSchema,
                 metrics);

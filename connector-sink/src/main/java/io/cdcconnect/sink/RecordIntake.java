@@ -7,6 +7,7 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.decode.DecodeStage;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.metrics.SinkMetrics;
+import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -96,6 +97,9 @@ final class RecordIntake implements AutoCloseable {
                     active.add(p);
                 }
                 long offset = Coordinates.offset(record);
+                // a partition whose checkpoint is not yet known to be this topic's may be read again from another
+                // offset first (docs/ordering.md, "topic recreation")
+                if (!pipeline.admit(p, offset, RecordFingerprints.of(record))) continue;
                 DecodeStage.Decoded decoded = batch.get(i);
                 List<ChangeEvent> events = decoded.events();
                 long bytes = decoded.bytes();
@@ -123,9 +127,12 @@ final class RecordIntake implements AutoCloseable {
                 if (pipeline.waitingForRoom() && i + 1 < batch.size()) {
                     // the buffer stayed full past buffer.max.wait.ms and the partitions are paused: the records not
                     // reached wait as they arrived, not decoded, for a later put()
-                    deferred.addAll(all.subList(i + 1, all.size()));
-                    for (SinkRecord r : deferred) {
-                        active.add(new SourcePartition(Coordinates.topic(r), Coordinates.partition(r)));
+                    for (SinkRecord r : all.subList(i + 1, all.size())) {
+                        SourcePartition rp = new SourcePartition(Coordinates.topic(r), Coordinates.partition(r));
+                        // a partition being read again from another offset: what came before the seek goes
+                        if (pipeline.dropsRestOfPut(rp)) continue;
+                        deferred.add(r);
+                        active.add(rp);
                     }
                     break;
                 }

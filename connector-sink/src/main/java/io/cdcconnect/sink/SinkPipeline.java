@@ -29,6 +29,8 @@ import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.offset.OffsetTracker;
+import io.cdcconnect.sink.offset.RecordFingerprints;
+import io.cdcconnect.sink.ddl.CheckpointVerifier;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
 import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.PendingRecord;
@@ -65,6 +67,9 @@ public final class SinkPipeline implements AutoCloseable {
     private final SafeModeDecision safeMode;
     private final TransactionAssembler assembler;
     private final OffsetTracker tracker = new OffsetTracker();
+    /** The fingerprints of the records taken in and not yet applied: a checkpoint keeps the one at its offset. */
+    private final RecordFingerprints fingerprints = new RecordFingerprints();
+    private final CheckpointVerifier checkpoints;
     private final ApplyBackend apply;
     private final DdlSequencer ddl;
     private final TransactionDispatcher dispatcher;
@@ -98,6 +103,8 @@ public final class SinkPipeline implements AutoCloseable {
         this.cachePolicy = parts.cachePolicy();
         this.buffer = new BackPressure(config.bufferMaxBytes(), config.bufferMaxWaitMs(), assembler, apply);
         this.gates = new PartitionGates(buffer);
+        parts.control().fingerprints(fingerprints);
+        this.checkpoints = new CheckpointVerifier(parts.control());
         this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes, gates,
                 new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::rejectedRows));
         TableAutoCreator tables = parts.tables() != null ? parts.tables()
@@ -235,8 +242,31 @@ public final class SinkPipeline implements AutoCloseable {
         processWaiting();
     }
 
+    /**
+     * Whether the record at {@code offset} of {@code partition} is taken in, the checkpoint it may be skipped for
+     * having been written for this topic ({@link CheckpointVerifier}); a record not taken in is dropped, the partition
+     * being delivered again from another offset. Keeps the fingerprint of a record taken in.
+     */
+    public boolean admit(SourcePartition partition, long offset, long fingerprint) {
+        if (!checkpoints.admit(partition, offset, fingerprint)) return false;
+        fingerprints.add(partition, offset, fingerprint);
+        return true;
+    }
+
+    /** Whether the rest of {@code partition}'s records in this put are dropped (a seek is pending for it). */
+    public boolean dropsRestOfPut(SourcePartition partition) {
+        return checkpoints.dropsRestOfPut(partition);
+    }
+
+    /** Where the pipeline asks Connect to deliver a partition from another offset (the task's context). */
+    public void setSeeker(CheckpointVerifier.Seeker seeker) {
+        checkpoints.setSeeker(seeker);
+    }
+
     /** Starts one {@code put()}: from now on it may wait up to {@code buffer.max.wait.ms} for buffer room. */
     public void beginBatch() {
+        checkpoints.beginPut();
+        fingerprints.applied(tracker.appliedOffsets());
         buffer.beginBatch();
     }
 
@@ -321,6 +351,7 @@ public final class SinkPipeline implements AutoCloseable {
         for (SourcePartition p : partitions) {
             gates.assign(p);
             ddl.assign(p);
+            checkpoints.assigned(p);
         }
     }
 
@@ -370,7 +401,11 @@ public final class SinkPipeline implements AutoCloseable {
                     + "still being applied after " + config.applyDrainTimeoutMs() + " ms (" + APPLY_DRAIN_TIMEOUT_MS
                     + "): the target is not keeping up; the task stops so that no stale write follows the new owner's");
         }
-        for (SourcePartition p : partitions) tracker.forget(p);
+        for (SourcePartition p : partitions) {
+            tracker.forget(p);
+            fingerprints.forget(p);
+            checkpoints.forget(p);
+        }
         // a DDL may have waited only for a partition that is gone
         ddl.forgotten(partitions);
     }

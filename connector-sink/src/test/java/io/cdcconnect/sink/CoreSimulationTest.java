@@ -1,8 +1,5 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.codec.EncodedMessage;
-import io.cdcconnect.codec.EventEncoder;
-import io.cdcconnect.codec.EventEncoders;
 import io.cdcconnect.codec.KafkaHeaders;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
@@ -39,14 +36,17 @@ import static org.junit.jupiter.api.Assertions.fail;
  * partition.rule=table with the copy on the table's partition only, or TiCDC's Open-protocol/Avro with the DDL on
  * every partition, uncounted), re-sends parts of it (source or changefeed restarts), creates a second topic for a new table in a third of the seeds (the group rebalances to take it), and interleaves puts and empty polls, slow partitions,
  * workers committing in any order, offset commits, eager and cooperative rebalances (a partition may come back to the
- * same task), task kills with a restart from the committed offsets, and commits whose acknowledgement is lost.
+ * same task), task kills with a restart from the committed offsets, commits whose acknowledgement is lost, and (in
+ * half the seeds with a second topic) that topic deleted and recreated under the same name, its later messages at
+ * offsets its predecessor's checkpoint covers.
  *
  * <p>At quiescence: the target equals the model of the source; no partition is left paused; every sending of a
  * statement ran exactly once, in its order; every partition's offset reached its end, with no stretch of 3,000 steps of
  * the calm phase in which no commit moved and no statement ran (a stall).
  * A failing seed names itself: {@code mvn -pl connector-sink test -Dtest=CoreSimulationTest -Dsim.seed=<seed>}
  * replays it exactly; {@code -Dsim.seeds=<n>} sets how many seeds run (default 10,000), {@code -Dsim.first=<seed>}
- * the first of them; {@code -Dsim.log=DEBUG -Dsim.verbose=true} show the core's decisions and the schedule.
+ * the first of them; {@code -Dsim.log=DEBUG -Dsim.verbose=true} show the core's decisions and the schedule;
+ * {@code -Dsim.twice=true} runs each seed twice and fails one whose schedule or outcome differs.
  */
 class CoreSimulationTest {
 
@@ -98,6 +98,7 @@ class CoreSimulationTest {
         long start = System.nanoTime();
         int runs = 0;
         int newTopics = 0;
+        int recreated = 0;
         int twoProducerSeeds = 0;
         int resends = 0;
         for (long seed = one >= 0 ? one : first; seed < (one >= 0 ? one + 1 : first + seeds); seed++) {
@@ -105,7 +106,16 @@ class CoreSimulationTest {
             try {
                 Run run = new Run(seed);
                 problem = run.run();
+                if (Boolean.getBoolean("sim.twice")) {
+                    // the seed again: the same schedule and the same outcome, or the simulation is not deterministic
+                    Run again = new Run(seed);
+                    String twice = again.run();
+                    if (!again.trace.equals(run.trace) || !java.util.Objects.equals(problem, twice)) {
+                        problem = "ran differently the second time: " + run.trace + "\n  then " + again.trace;
+                    }
+                }
                 if (run.topic2Created) newTopics++;
+                if (run.topic2Recreated) recreated++;
                 if (run.twoProducers) twoProducerSeeds++;
                 if (!run.trace.stream().noneMatch(t -> t.startsWith("resend"))) resends++;
             } catch (RuntimeException | AssertionError e) {
@@ -119,9 +129,9 @@ class CoreSimulationTest {
                         + "-Dsim.seed=" + seed + "): " + problem);
             }
         }
-        System.out.printf("CoreSimulationTest: %d seeds in %.1f s (%d with a topic created mid-run, %d with two producers "
-                + "on one topic, %d with re-sends)%n", runs, (System.nanoTime() - start) / 1e9, newTopics,
-                twoProducerSeeds, resends);
+        System.out.printf("CoreSimulationTest: %d seeds in %.1f s (%d with a topic created mid-run, %d of them recreated, "
+                + "%d with two producers on one topic, %d with re-sends)%n", runs, (System.nanoTime() - start) / 1e9,
+                newTopics, recreated, twoProducerSeeds, resends);
     }
 
     /** One seed's world, history and schedule. */
@@ -138,6 +148,18 @@ class CoreSimulationTest {
         final boolean newTopic;
         final int partitions2;
         boolean topic2Created;
+        /**
+         * In half the seeds with a second topic, it is deleted and recreated under the same name once everything in it
+         * is committed (Kafka drops the group's offsets with it): the table's later messages start again at offset 0,
+         * below the old topic's checkpoint (docs/ordering.md, "topic recreation"). Decided by a random of its own, so
+         * that the other seeds keep their schedules.
+         */
+        final boolean recreatesTopic2;
+        boolean topic2Recreated;
+        /** How many messages were produced when the second topic was recreated. */
+        int recreatedAt = -1;
+        /** Heartbeats written to the recreated topic's partitions once the history is produced. */
+        int heartbeats;
         /** The second topic was created: the group rebalances soon, as the consumer's metadata refresh finds it. */
         boolean rebalanceSoon;
         /** Messages generated and not yet produced, in order. */
@@ -148,7 +170,14 @@ class CoreSimulationTest {
         final Map<TopicPartition, Long> committed = new HashMap<>();
         final List<SimTask> tasks = new ArrayList<>();
         final List<String> trace = new ArrayList<>();
-        final EventEncoder encoder = EventEncoders.create("canal-json", Map.of());
+        /**
+         * Canal-JSON as cdc-connect's source and TiCDC write it, its {@code ts} (the time of encoding) from a clock of
+         * the run's own: each message written differs from an earlier one of the same event, as with a wall clock, and
+         * a seed replays exactly (with the wall clock, two encodings in one millisecond were byte for byte the same).
+         */
+        long encodings;
+        final io.cdcconnect.codec.canal.CanalJsonEncoder encoder = new io.cdcconnect.codec.canal.CanalJsonEncoder(
+                io.cdcconnect.codec.canal.CanalJsonOptions.defaults(), () -> 1_700_000_000_000L + encodings++);
         long clock = 1_000;
         /**
          * A second producer writes table t2 to the same topic (cdc-connect's producers only: TiCDC's order is one
@@ -167,6 +196,7 @@ class CoreSimulationTest {
             this.twoProducers = producer != Producer.TICDC && r.nextInt(3) == 0;
             this.newTopic = r.nextInt(3) == 0;
             this.partitions2 = 1 + r.nextInt(3);
+            this.recreatesTopic2 = newTopic && new java.util.Random(seed ^ 0x7E57_0F_7091CL).nextBoolean();
             this.target = new SimTarget(new SimWorld(TABLES), DST, r, r.nextInt(3) == 0 ? 20 : 0);
             for (int p = 0; p < partitions; p++) log.add(new ArrayList<>());
             for (int p = 0; p < partitions2; p++) log2.add(new ArrayList<>());
@@ -333,14 +363,19 @@ class CoreSimulationTest {
                     rebalanceSoon = true;
                     trace.add("topic " + TOPIC2 + " created");
                 }
-                List<SinkRecord> partition = records(new TopicPartition(s.topic(), s.partition()));
-                for (EncodedMessage m : encoder.encode(s.topic(), s.event())) {
-                    ConnectHeaders headers = new ConnectHeaders();
-                    if (s.copies() > 0) headers.addString(KafkaHeaders.DDL_PARTITIONS, Integer.toString(s.copies()));
-                    partition.add(new SinkRecord(s.topic(), s.partition(), null, m.key(), null, m.value(),
-                            partition.size(), null, TimestampType.NO_TIMESTAMP_TYPE, headers));
-                }
+                append(s);
             }
+        }
+
+        /** Writes one message to the end of its partition. */
+        private void append(Sent s) {
+            List<SinkRecord> partition = records(new TopicPartition(s.topic(), s.partition()));
+            byte[] value = encoder.encode(s.event());
+            if (value == null) return;
+            ConnectHeaders headers = new ConnectHeaders();
+            if (s.copies() > 0) headers.addString(KafkaHeaders.DDL_PARTITIONS, Integer.toString(s.copies()));
+            partition.add(new SinkRecord(s.topic(), s.partition(), null, null, null, value, partition.size(), null,
+                    TimestampType.NO_TIMESTAMP_TYPE, headers));
         }
 
         // ---------------------------------------------------------------- Connect
@@ -437,6 +472,8 @@ class CoreSimulationTest {
                     if (paused.contains(tp) || r.nextInt(4) == 0) continue; // a slow partition
                     List<SinkRecord> records = records(tp);
                     long pos = position.get(tp);
+                    // past the end (a seek beyond it, or a recreated topic): auto.offset.reset=earliest
+                    if (pos > records.size()) pos = 0;
                     int n = r.nextInt(4);
                     for (int i = 0; i < n && pos < records.size(); i++, pos++) batch.add(records.get((int) pos));
                     position.put(tp, pos);
@@ -495,8 +532,15 @@ class CoreSimulationTest {
                 }
                 boolean calm = steps > chaos;
                 if (calm) target.calm();
+                if (topic2Recreated && produced == toProduce.size() && heartbeats < 5 && steps % 200 == 0) {
+                    heartbeat();
+                }
                 int pick = r.nextInt(100);
                 try {
+                    if (recreatesTopic2 && !topic2Recreated && topic2Drained()) {
+                        trace.add("step " + steps + ": topic " + TOPIC2 + " deleted and recreated");
+                        recreateTopic2();
+                    }
                     if (rebalanceSoon && pick < 30) {
                         rebalanceSoon = false;
                         trace.add("step " + steps + ": rebalance for the new topic");
@@ -591,11 +635,18 @@ class CoreSimulationTest {
 
         private String describeLog() {
             StringBuilder b = new StringBuilder();
-            for (int p = 0; p < partitions; p++) {
-                b.append("\n    p").append(p).append(':');
+            for (int k = 0; k < partitions + (newTopic ? partitions2 : 0); k++) {
+                String topic = k < partitions ? TOPIC : TOPIC2;
+                int p = k < partitions ? k : k - partitions;
+                b.append("\n    ").append(topic).append(" p").append(p).append(':');
                 int o = 0;
-                for (Sent m : toProduce) {
-                    if (m.partition() != p) continue;
+                for (int i = 0; i < toProduce.size(); i++) {
+                    Sent m = toProduce.get(i);
+                    if (i == recreatedAt && topic.equals(TOPIC2)) {
+                        b.append(" | recreated:");
+                        o = 1;
+                    }
+                    if (m.partition() != p || !m.topic().equals(topic)) continue;
                     b.append(' ').append(o++).append('=');
                     if (m.event() instanceof DdlChange d) b.append(d.query().split(" ")[0]).append('@').append(d.commitTs() >> 18);
                     else if (m.event() instanceof RowChange rc) b.append(rc.table().table()).append(rc.op().name().charAt(0)).append(((Number) rc.current()[0]).longValue()).append('@').append(rc.commitTs() >> 18);
@@ -658,6 +709,76 @@ class CoreSimulationTest {
                     t.assign(added);
                 }
             }
+        }
+
+        /**
+         * Whether the second topic holds messages, every one of them committed, and more of the table's are still to
+         * be produced: deleting it now loses nothing the target does not have.
+         */
+        private boolean topic2Drained() {
+            if (!topic2Created) return false;
+            int held = 0;
+            for (int p = 0; p < partitions2; p++) {
+                held += log2.get(p).size();
+                if (committed.getOrDefault(new TopicPartition(TOPIC2, p), 0L) < log2.get(p).size()) return false;
+            }
+            if (held == 0) return false;
+            for (int i = produced; i < toProduce.size(); i++) {
+                if (toProduce.get(i).topic().equals(TOPIC2)) return true;
+            }
+            return false;
+        }
+
+        /**
+         * The second topic is deleted and recreated with its partitions: each task loses them and gets them back,
+         * empty, with no committed offset; the table's next messages start at offset 0.
+         */
+        private void recreateTopic2() {
+            Map<SimTask, Set<TopicPartition>> held = new LinkedHashMap<>();
+            for (SimTask t : tasks) {
+                Set<TopicPartition> mine = new HashSet<>();
+                for (TopicPartition tp : t.assignment) if (tp.topic().equals(TOPIC2)) mine.add(tp);
+                t.revoke(mine);
+                held.put(t, mine);
+            }
+            for (int p = 0; p < partitions2; p++) log2.set(p, new ArrayList<>());
+            committed.keySet().removeIf(tp -> tp.topic().equals(TOPIC2));
+            // the new topic begins with a message of its own: its records are not, offset for offset, those of the old
+            // one (a topic whose records are the same at the same offsets is the same topic to the sink, which then
+            // applies it as Connect's ordinary redelivery; the statements re-sent in it would not run again)
+            for (int p = 0; p < partitions2; p++) {
+                // committed just before the partition's next message: TiCDC's order holds in the new topic too (a
+                // later commit ts would show the partition past statements still to come)
+                long ts = 0;
+                for (int i = produced; i < toProduce.size() && ts == 0; i++) {
+                    Sent next = toProduce.get(i);
+                    if (next.topic().equals(TOPIC2) && next.partition() == p) ts = next.event().commitTs() - 1;
+                }
+                RowChange marker = RowChange.insert(source.info(SRC, "hb"), new Object[]{800_000L + p, "new topic"}, ts);
+                source.apply(marker);
+                append(new Sent(marker, TOPIC2, p, 0));
+            }
+            topic2Recreated = true;
+            recreatedAt = produced;
+            // a failure here leaves partitions to the next rebalance (assignOrphans), from no committed offset
+            held.forEach(SimTask::assign);
+        }
+
+        /**
+         * A row to every partition of the recreated topic, committed after everything: a live source keeps writing to
+         * its partitions (cdc-connect's and TiCDC's watermarks). A recreated partition whose end is exactly at its old
+         * checkpoint's offset waits for its next record before the sink can read the record there
+         * (docs/ordering.md, "topic recreation").
+         */
+        private void heartbeat() {
+            heartbeats++;
+            for (int p = 0; p < partitions2; p++) {
+                RowChange beat = RowChange.insert(source.info(SRC, "hb"), new Object[]{810_000L + 1_000L * heartbeats + p,
+                        "beat"}, (clock + heartbeats) << 18);
+                source.apply(beat);
+                append(new Sent(beat, TOPIC2, p, 0));
+            }
+            trace.add("heartbeat " + heartbeats + " to " + TOPIC2);
         }
 
         /** A task dies without committing or closing; its replacement starts from the committed offsets. */

@@ -42,8 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link CdcSinkTask}s against the embedded MariaDB. Each case failed on the code the issue was filed against
  * ({@code f94e12f}) and passes now. Items with a focused test elsewhere are not repeated here: 8
  * ({@code UniqueValueAcrossPartitionsTest}), 12 ({@code DebeziumEnvelopeDecoderTest}, flattened records and
- * tombstones), 13 ({@code PostgresDdlStatementCacheTest}); item 7 (a recreated topic meets the checkpoint of its
- * predecessor) is not fixed (docs/ordering.md, "Topic recreation").
+ * tombstones), 13 ({@code PostgresDdlStatementCacheTest}).
  * <ol>
  *     <li>A partition paused behind a DDL is resumed when a rebalance takes it away and gives it back (Connect keeps
  *     it paused otherwise, and the task waits for it for good).</li>
@@ -58,6 +57,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     silent partition's earlier rows.</li>
  *     <li>A row that does not fit its table is not dropped as a replay because its partition carried a later DDL on
  *     another table (commit ts is no order within a partition).</li>
+ *     <li>A topic deleted and recreated under the same name is not skipped up to its predecessor's checkpoint (keyed
+ *     by topic name): the record at the checkpoint's offset is read first, and its fingerprint decides
+ *     ({@code CheckpointVerifier}); a checkpoint whose record is gone fails the task rather than guess.</li>
  *     <li value="9">(a) TiCDC's Canal-JSON DDL (on partition 0 only) marks its table, not only partition 0: a
  *     changefeed's re-sent row from before a DROP COLUMN on partition 1 is written without the column instead of
  *     failing the task; (b) the checkpoint is written before the DDL runs: a failure right after it no longer leaves
@@ -235,6 +237,72 @@ class OrderingDefectsTest {
         assertEquals(List.of(List.of("1", "new")), target.query("SELECT id, v FROM items"),
                 "the row is no replay: no statement ran on its table");
         assertEquals(List.of(List.of("7")), target.query("SELECT c FROM items"), "auto.evolve added c");
+    }
+
+    // ---------------------------------------------------------------------------------------------------- item 7
+
+    @Test
+    void item07_aRecreatedTopicIsNotSkippedUpToItsPredecessorsCheckpoint() throws Exception {
+        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        TableInfo t = Rows.idValue(source.name(), "items");
+        // [row 1, TRUNCATE, row 2]: the statement's checkpoint is at offset 1
+        List<SinkRecord> old = records(0, 0, 1, RowChange.insert(t, new Object[]{1L, "old"}, Rows.ts(1_000)),
+                truncate(2_000), RowChange.insert(t, new Object[]{2L, "old"}, Rows.ts(3_000)));
+        try (TaskDriver first = task(context(), Map.of(), 0)) {
+            first.putRecords(old);
+            awaitCommittable(Map.of(0, 3L), first);
+        }
+        assertEquals(List.of(List.of("0", "1")), checkpoints.query(
+                "SELECT kafka_partition, kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"));
+        // the same topic, delivered again from offset 0 (Connect committed nothing): the record at the checkpoint is
+        // the one it was written at, so rows 1 and the TRUNCATE stay skipped
+        StandInSinkTaskContext sameContext = context();
+        try (TaskDriver same = task(sameContext, Map.of(), 0)) {
+            same.putRecords(old);
+            awaitCommittable(Map.of(0, 3L), same);
+        }
+        assertEquals(List.of(), sameContext.seekHistory, "delivered from its first fingerprinted offset: no seek");
+        assertEquals(List.of(List.of("2")), target.query("SELECT id FROM items ORDER BY id"));
+        assertEquals(List.of(List.of("1")), checkpoints.query(
+                "SELECT kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"), "kept");
+        // the topic is deleted and recreated: Kafka drops the group's offsets with it, Connect starts at offset 0, and
+        // the new topic's records are other rows
+        List<SinkRecord> recreated = records(0, 0, 0,
+                RowChange.insert(t, new Object[]{10L, "new"}, Rows.ts(5_000)),
+                RowChange.insert(t, new Object[]{11L, "new"}, Rows.ts(5_001)),
+                RowChange.insert(t, new Object[]{12L, "new"}, Rows.ts(5_002)));
+        StandInSinkTaskContext newContext = context();
+        try (TaskDriver next = task(newContext, Map.of(), 0)) {
+            next.putRecords(recreated);
+            awaitCommittable(Map.of(0, 3L), next);
+        }
+        assertEquals(List.of(), newContext.seekHistory, "told apart at offset 0, and applied from there");
+        assertEquals(List.of(List.of("2"), List.of("10"), List.of("11"), List.of("12")),
+                target.query("SELECT id FROM items ORDER BY id"), "rows 10 and 11 were not skipped");
+        assertEquals(List.of(), checkpoints.query(
+                "SELECT kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"), "dropped");
+    }
+
+    @Test
+    void item07_aCheckpointWhoseRecordIsGoneFailsTheTaskRatherThanGuess() throws Exception {
+        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        TableInfo t = Rows.idValue(source.name(), "items");
+        List<SinkRecord> old = records(0, 0, 1, RowChange.insert(t, new Object[]{1L, "old"}, Rows.ts(1_000)),
+                truncate(2_000), RowChange.insert(t, new Object[]{2L, "old"}, Rows.ts(3_000)));
+        try (TaskDriver first = task(context(), Map.of(), 0)) {
+            first.putRecords(old);
+            awaitCommittable(Map.of(0, 3L), first);
+        }
+        // offset 1, the checkpoint's, no longer holds a record (compacted away, or a transaction marker of a recreated
+        // topic whose offset 0 holds the same record as the old one's)
+        List<SinkRecord> gap = new ArrayList<>(old);
+        gap.remove(1);
+        try (TaskDriver next = task(context(), Map.of(), 0)) {
+            ConnectException e = assertThrows(ConnectException.class, () -> next.putRecords(gap));
+            assertTrue(e.getMessage().contains("record at 1 is gone") && e.getMessage().contains("PATCH"),
+                    e.getMessage());
+        }
+        assertEquals(List.of(List.of("2")), target.query("SELECT id FROM items ORDER BY id"), "nothing applied");
     }
 
     // ---------------------------------------------------------------------------------------------------- item 9

@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 import java.sql.SQLException;
@@ -24,6 +25,40 @@ public interface ControlStore {
 
     /** The offset through which a DDL left {@code partition} committed downstream, or -1. */
     long appliedThrough(SourcePartition partition);
+
+    /**
+     * The records a checkpoint was written at: its offset, and the fingerprints ({@link RecordFingerprints#of}) of the
+     * record there and the few before it. A topic recreated under the same name holds other records there, or none
+     * (docs/ordering.md, "topic recreation").
+     */
+    record CheckpointRecord(long offset, RecordFingerprints.Window window) {
+    }
+
+    /**
+     * The record at {@code partition}'s checkpoint, or null when none is known (no checkpoint, or one written by a
+     * version that kept no fingerprint, or one capped since).
+     */
+    CheckpointRecord checkpointRecord(SourcePartition partition);
+
+    /**
+     * {@code partition}'s topic is not the one its checkpoint was written for (it was recreated, or moved). Durably:
+     * the checkpoint goes, so no record of the partition is skipped for it any more; and the copies of statements the
+     * partition delivered move below every offset of the new topic ({@link #COPIES_SHIFT}), so that a statement sent
+     * again into the new topic is a later sending of it, as on every other partition of the topic.
+     */
+    void recreated(SourcePartition partition);
+
+    /**
+     * How far a recreated topic's partition moves its recorded copies down: below any offset a partition reaches
+     * (2^40), and below those of each earlier incarnation, which move again.
+     */
+    long COPIES_SHIFT = 1L << 40;
+
+    /**
+     * Where the store finds the fingerprint of the record at an offset when it writes a checkpoint there (set once by
+     * the pipeline, which takes the records in).
+     */
+    void fingerprints(RecordFingerprints fingerprints);
 
     /**
      * Records durably that every record through {@code offsets} (per partition) is committed downstream; a statement

@@ -190,6 +190,8 @@ public final class DdlBarrier {
 
     /** Topics with a statement waiting. */
     public Set<String> pendingTopics() {
-        return Set.copyOf(pendingByTopic.keySet());
+        // sorted: the order statements of several topics are looked at is the same in every run (Set.copyOf's order
+        // changes from one JVM to the next, and the simulation replays a seed exactly)
+        return java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(pendingByTopic.keySet()));
     }
 }

@@ -4,6 +4,7 @@ import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.dialect.ControlSql;
 import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,9 @@ public final class DdlCheckpoint {
     private final Map<SourcePartition, Long> through = new HashMap<>();
     /** Per partition, the commit ts of the last DDL statement it carried that ran (0: none known). */
     private final Map<SourcePartition, Long> lastDdlTs = new HashMap<>();
+    /** Per partition, the record its checkpoint was written at, as read (absent: none known). */
+    private final Map<SourcePartition, ControlStore.CheckpointRecord> records = new HashMap<>();
+    private RecordFingerprints fingerprints = new RecordFingerprints();
     private boolean tableReady;
 
     public DdlCheckpoint(DataSource dataSource, SqlDialect dialect, String database, String connector, RetryPolicy retry,
@@ -105,9 +109,68 @@ public final class DdlCheckpoint {
                     lastDdlTs.merge(partition, rs.getLong(2), Math::max);
                 }
             }
+            records.remove(partition);
+            if (v >= 0) {
+                try (PreparedStatement rec = c.prepareStatement(sql.selectCheckpointRecord())) {
+                    rec.setString(1, connector);
+                    rec.setString(2, partition.topic());
+                    rec.setInt(3, partition.partition());
+                    try (ResultSet rs = rec.executeQuery()) {
+                        // a record row not at the checkpoint (capped since) says nothing of it
+                        RecordFingerprints.Window window = rs.next() && rs.getLong(1) == v
+                                ? RecordFingerprints.Window.decode(rs.getString(2)) : null;
+                        if (window != null && window.last() == v) {
+                            records.put(partition, new ControlStore.CheckpointRecord(v, window));
+                        }
+                    }
+                }
+            }
             if (!c.getAutoCommit()) c.commit();
             return v;
         }
+    }
+
+    /** The record {@code partition}'s checkpoint was written at, or null when none is known. */
+    public ControlStore.CheckpointRecord checkpointRecord(SourcePartition partition) {
+        long through = appliedThrough(partition);
+        ControlStore.CheckpointRecord r = records.get(partition);
+        return r != null && r.offset() == through ? r : null;
+    }
+
+    /** Where the fingerprint of the record at a checkpoint's offset is found when the checkpoint is written. */
+    public void fingerprints(RecordFingerprints fingerprints) {
+        this.fingerprints = fingerprints;
+    }
+
+    /**
+     * {@code partition}'s topic is not the one its checkpoint was written for (recreated or moved): its checkpoint
+     * goes, durably, so that no record of it is skipped for that checkpoint again.
+     */
+    public void drop(SourcePartition partition) {
+        through.put(partition, -1L);
+        records.remove(partition);
+        if (!enabled()) return;
+        try {
+            retry.run(() -> {
+                ensureTable();
+                try (Connection c = dataSource.getConnection();
+                     PreparedStatement del = c.prepareStatement(sql.deleteCheckpoint());
+                     PreparedStatement rec = c.prepareStatement(sql.deleteCheckpointRecord())) {
+                    for (PreparedStatement ps : new PreparedStatement[]{del, rec}) {
+                        ps.setString(1, connector);
+                        ps.setString(2, partition.topic());
+                        ps.setInt(3, partition.partition());
+                        ps.executeUpdate();
+                    }
+                    if (!c.getAutoCommit()) c.commit();
+                }
+                return null;
+            }, onRetry);
+        } catch (SQLException e) {
+            throw new ApplyException("cannot drop the DDL checkpoint of " + partition + " from " + table() + ": "
+                    + dialect.describe(e), e);
+        }
+        LOG.info("{}: DDL checkpoint dropped", partition);
     }
 
     /**
@@ -145,7 +208,13 @@ public final class DdlCheckpoint {
             throw new ApplyException("the DDL statement ran, but its position could not be written to " + table()
                     + ": " + dialect.describe(e), e);
         }
-        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) through.merge(e.getKey(), e.getValue(), Math::max);
+        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+            long now = through.merge(e.getKey(), e.getValue(), Math::max);
+            RecordFingerprints.Window window = fingerprints.window(e.getKey(), e.getValue());
+            if (now == e.getValue() && window != null) {
+                records.put(e.getKey(), new ControlStore.CheckpointRecord(now, window));
+            }
+        }
     }
 
     private void write(Map<SourcePartition, Long> offsets, long ddlCommitTs, java.util.Set<SourcePartition> ddlPartitions)
@@ -161,6 +230,20 @@ public final class DdlCheckpoint {
                 ps.setLong(4, e.getValue());
                 ps.setLong(5, ddlPartitions.contains(e.getKey()) ? Math.max(0, ddlCommitTs) : 0);
                 ps.executeUpdate();
+            }
+            // the record each checkpoint is at: a topic recreated under the same name holds another one there
+            try (PreparedStatement rec = c.prepareStatement(sql.raiseCheckpointRecord())) {
+                for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+                    if (e.getKey().partition() < 0) continue; // a table's row, not a partition's
+                    RecordFingerprints.Window window = fingerprints.window(e.getKey(), e.getValue());
+                    if (window == null) continue;
+                    rec.setString(1, connector);
+                    rec.setString(2, e.getKey().topic());
+                    rec.setInt(3, e.getKey().partition());
+                    rec.setLong(4, e.getValue());
+                    rec.setString(5, window.encode());
+                    rec.executeUpdate();
+                }
             }
             if (!c.getAutoCommit()) c.commit();
         }
@@ -184,10 +267,19 @@ public final class DdlCheckpoint {
         ControlSql sql = dialect.control(database);
         try (Connection c = dataSource.getConnection()) {
             if (!dialect.tableExists(c, database, "ddl_checkpoint")) return; // no DDL ever checkpointed
+            boolean records = dialect.tableExists(c, database, "ddl_checkpoint_record");
             try (PreparedStatement del = c.prepareStatement(sql.deleteCheckpoint());
-                 PreparedStatement cap = c.prepareStatement(sql.capCheckpoint())) {
+                 PreparedStatement cap = c.prepareStatement(sql.capCheckpoint());
+                 PreparedStatement rec = records ? c.prepareStatement(sql.deleteCheckpointRecord()) : null) {
                 for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
                     SourcePartition p = e.getKey();
+                    if (rec != null) {
+                        // deleted or capped, the checkpoint is no longer at its record
+                        rec.setString(1, connector);
+                        rec.setString(2, p.topic());
+                        rec.setInt(3, p.partition());
+                        rec.executeUpdate();
+                    }
                     if (e.getValue() == null) {
                         del.setString(1, connector);
                         del.setString(2, p.topic());
@@ -219,5 +311,6 @@ public final class DdlCheckpoint {
     public void forget(SourcePartition partition) {
         through.remove(partition);
         lastDdlTs.remove(partition);
+        records.remove(partition);
     }
 }

@@ -115,6 +115,20 @@ public final class DdlCoordinator {
         return new ControlStore.Sending(number, sendingId(ddlKey, number));
     }
 
+    /** Moves the copies {@code partition} delivered below every offset of its recreated topic. */
+    void shiftCopies(SourcePartition partition) throws SQLException {
+        ensureTables();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.shiftCopies())) {
+            ps.setLong(1, ControlStore.COPIES_SHIFT);
+            ps.setString(2, connector);
+            ps.setString(3, partition.topic());
+            ps.setInt(4, partition.partition());
+            ps.executeUpdate();
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
     /** {@link ControlStore#copyRan}. */
     public boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException {
         ensureTables();

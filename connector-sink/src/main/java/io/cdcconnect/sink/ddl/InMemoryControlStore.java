@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 import java.util.Collection;
@@ -19,6 +20,8 @@ public final class InMemoryControlStore implements ControlStore {
     /** What the JDBC store keeps in the target's tables, shared by every task of a connector. */
     public static final class Shared {
         private final Map<SourcePartition, Long> through = new HashMap<>();
+        /** The record each checkpoint was written at (ddl_checkpoint_record). */
+        private final Map<SourcePartition, CheckpointRecord> records = new HashMap<>();
         private final Map<String, TableDdl> tableDdl = new HashMap<>();
         /** topic, statement key, partition -> offset of each copy (negative: passed without it) -> sending. */
         private final Map<String, java.util.TreeMap<Long, Long>> copies = new HashMap<>();
@@ -43,6 +46,7 @@ public final class InMemoryControlStore implements ControlStore {
 
     private final Shared shared;
     private final String instance = UUID.randomUUID().toString();
+    private RecordFingerprints fingerprints = new RecordFingerprints();
 
     public InMemoryControlStore(Shared shared) {
         this.shared = shared;
@@ -61,9 +65,47 @@ public final class InMemoryControlStore implements ControlStore {
     }
 
     @Override
+    public CheckpointRecord checkpointRecord(SourcePartition partition) {
+        synchronized (shared) {
+            CheckpointRecord r = shared.records.get(partition);
+            // as the JDBC store: a record row that is not the checkpoint's (capped since) says nothing
+            return r != null && r.offset() == shared.through.getOrDefault(partition, -1L) ? r : null;
+        }
+    }
+
+    @Override
+    public void recreated(SourcePartition partition) {
+        synchronized (shared) {
+            String prefix = partition.topic() + '\u0000';
+            String suffix = "\u0000" + partition.partition();
+            shared.copies.forEach((k, seen) -> {
+                if (!k.startsWith(prefix) || !k.endsWith(suffix)) return;
+                java.util.TreeMap<Long, Long> moved = new java.util.TreeMap<>();
+                seen.forEach((o, n) -> moved.put(o - COPIES_SHIFT, n));
+                seen.clear();
+                seen.putAll(moved);
+            });
+            shared.through.remove(partition);
+            shared.records.remove(partition);
+        }
+    }
+
+    @Override
+    public void fingerprints(RecordFingerprints fingerprints) {
+        this.fingerprints = fingerprints;
+    }
+
+    @Override
     public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs, Set<SourcePartition> ddlPartitions) {
         synchronized (shared) {
-            offsets.forEach((p, o) -> shared.through.merge(p, o, Math::max));
+            offsets.forEach((p, o) -> {
+                shared.through.merge(p, o, Math::max);
+                RecordFingerprints.Window window = fingerprints.window(p, o);
+                CheckpointRecord old = shared.records.get(p);
+                if (window != null && (old == null || o >= old.offset())) {
+                    shared.records.put(p, new CheckpointRecord(o, window));
+                }
+            });
         }
     }
 
@@ -124,7 +166,8 @@ public final class InMemoryControlStore implements ControlStore {
     @Override
     public Set<Integer> arrivals(String topic, String ddlId) {
         synchronized (shared) {
-            return Set.copyOf(shared.arrivals.getOrDefault(topic + '\u0000' + ddlId, Set.of()));
+            return java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(
+                    shared.arrivals.getOrDefault(topic + '\u0000' + ddlId, Set.of())));
         }
     }
 

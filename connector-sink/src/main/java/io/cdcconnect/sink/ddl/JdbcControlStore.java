@@ -2,6 +2,7 @@ package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 import javax.sql.DataSource;
@@ -30,6 +31,29 @@ public final class JdbcControlStore implements ControlStore {
     @Override
     public long appliedThrough(SourcePartition partition) {
         return checkpoint.appliedThrough(partition);
+    }
+
+    @Override
+    public CheckpointRecord checkpointRecord(SourcePartition partition) {
+        return checkpoint.checkpointRecord(partition);
+    }
+
+    @Override
+    public void recreated(SourcePartition partition) {
+        if (!checkpoint.enabled()) return;
+        try {
+            // before the checkpoint goes: a failure in between finds the checkpoint, and does this again
+            coordinator.shiftCopies(partition);
+        } catch (SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("cannot move the statement copies of recreated "
+                    + partition + ": " + e.getMessage(), e);
+        }
+        checkpoint.drop(partition);
+    }
+
+    @Override
+    public void fingerprints(RecordFingerprints fingerprints) {
+        checkpoint.fingerprints(fingerprints);
     }
 
     @Override

@@ -9,8 +9,23 @@ import java.util.List;
  */
 public interface ControlSql {
 
-    /** Creates the schema and {@code ddl_checkpoint} if missing. */
+    /** Creates the schema, {@code ddl_checkpoint} and {@code ddl_checkpoint_record} if missing. */
     List<String> createCheckpoint();
+
+    /**
+     * (connector, topic, partition) -> kafka_offset, fingerprints: the records a checkpoint was written at
+     * ({@code RecordFingerprints.Window}).
+     */
+    String selectCheckpointRecord();
+
+    /**
+     * (connector, topic, partition, offset, fingerprints): inserts, or replaces the stored records when this offset is
+     * at least the stored one.
+     */
+    String raiseCheckpointRecord();
+
+    /** (connector, topic, partition). */
+    String deleteCheckpointRecord();
 
     /** (connector, topic, partition) -> kafka_offset, ddl_commit_ts. */
     String selectCheckpoint();
@@ -35,6 +50,12 @@ public interface ControlSql {
      * partition's copy at an offset belongs to; a repeated one is ignored.
      */
     String insertCopy();
+
+    /**
+     * (shift, connector, topic, partition): moves a recreated topic's partition's copies {@code shift} lower, below
+     * every offset of the new topic.
+     */
+    String shiftCopies();
 
     /** (connector, topic, statement key, partition, offset) -> the sending of that copy. */
     String selectCopy();

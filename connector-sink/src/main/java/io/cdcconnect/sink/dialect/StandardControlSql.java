@@ -41,7 +41,23 @@ public abstract class StandardControlSql implements ControlSql {
         return List.of(createSchema(), "CREATE TABLE IF NOT EXISTS " + table("ddl_checkpoint")
                 + " (connector VARCHAR(255) NOT NULL, topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL,"
                 + " kafka_offset BIGINT NOT NULL, ddl_commit_ts BIGINT NOT NULL, updated_at " + timestampNow() + ","
+                + " PRIMARY KEY (connector, topic, kafka_partition))" + tableOptions(),
+                "CREATE TABLE IF NOT EXISTS " + table("ddl_checkpoint_record")
+                + " (connector VARCHAR(255) NOT NULL, topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL,"
+                + " kafka_offset BIGINT NOT NULL, fingerprints VARCHAR(512) NOT NULL,"
                 + " PRIMARY KEY (connector, topic, kafka_partition))" + tableOptions());
+    }
+
+    @Override
+    public String selectCheckpointRecord() {
+        return "SELECT kafka_offset, fingerprints FROM " + table("ddl_checkpoint_record")
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
+    }
+
+    @Override
+    public String deleteCheckpointRecord() {
+        return "DELETE FROM " + table("ddl_checkpoint_record")
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
     }
 
     @Override
@@ -82,6 +98,12 @@ public abstract class StandardControlSql implements ControlSql {
     public String insertCopy() {
         return insertIgnoring(table("ddl_copy"), "connector, topic, ddl_key, kafka_partition, kafka_offset, sending",
                 "?, ?, ?, ?, ?, ?");
+    }
+
+    @Override
+    public String shiftCopies() {
+        return "UPDATE " + table("ddl_copy") + " SET kafka_offset = kafka_offset - ?"
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
     }
 
     @Override

@@ -41,12 +41,23 @@ public final class StandInSinkTaskContext implements SinkTaskContext {
         return Map.of();
     }
 
+    /**
+     * Seeks the task asked for and the driver has not done yet ({@link SinkTaskDriver} redelivers from them, as
+     * Connect's consumer does before its next poll).
+     */
+    public final Map<TopicPartition, Long> seeks = new java.util.LinkedHashMap<>();
+    /** Every seek the task asked for, in order. */
+    public final List<Map.Entry<TopicPartition, Long>> seekHistory = new ArrayList<>();
+
     @Override
     public void offset(Map<TopicPartition, Long> offsets) {
+        offsets.forEach(this::offset);
     }
 
     @Override
     public void offset(TopicPartition tp, long offset) {
+        seeks.put(tp, offset);
+        seekHistory.add(Map.entry(tp, offset));
     }
 
     @Override

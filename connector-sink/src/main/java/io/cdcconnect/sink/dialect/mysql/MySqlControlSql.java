@@ -36,4 +36,20 @@ final class MySqlControlSql extends StandardControlSql {
                 + " ON DUPLICATE KEY UPDATE kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset)),"
                 + " ddl_commit_ts = GREATEST(ddl_commit_ts, VALUES(ddl_commit_ts)), updated_at = CURRENT_TIMESTAMP(3)";
     }
+
+    @Override
+    public String raiseCheckpointRecord() {
+        // assignments run left to right: the fingerprint is compared with the stored offset before it is raised
+        return "INSERT INTO " + table("ddl_checkpoint_record")
+                + " (connector, topic, kafka_partition, kafka_offset, fingerprints) VALUES (?, ?, ?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE"
+                + " fingerprints = IF(VALUES(kafka_offset) >= kafka_offset, VALUES(fingerprints), fingerprints),"
+                + " kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset))";
+    }
+
+    @Override
+    public String shiftCopies() {
+        // lowest first: each row moves to a place the rows below it have left
+        return super.shiftCopies() + " ORDER BY kafka_offset";
+    }
 }

@@ -32,4 +32,13 @@ final class PostgresControlSql extends StandardControlSql {
                 + " kafka_offset = GREATEST(c.kafka_offset, EXCLUDED.kafka_offset),"
                 + " ddl_commit_ts = GREATEST(c.ddl_commit_ts, EXCLUDED.ddl_commit_ts), updated_at = CURRENT_TIMESTAMP(3)";
     }
+
+    @Override
+    public String raiseCheckpointRecord() {
+        return "INSERT INTO " + table("ddl_checkpoint_record") + " AS c"
+                + " (connector, topic, kafka_partition, kafka_offset, fingerprints) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (connector, topic, kafka_partition) DO UPDATE SET"
+                + " kafka_offset = EXCLUDED.kafka_offset, fingerprints = EXCLUDED.fingerprints"
+                + " WHERE EXCLUDED.kafka_offset >= c.kafka_offset";
+    }
 }

@@ -225,15 +225,16 @@ public final class CdcSinkConfig extends AbstractConfig {
         o = 0;
         d.define(SAFE_MODE, Type.STRING, "auto", ConfigDef.ValidString.in(java.util.Arrays.stream(SafeMode.values())
                         .map(SafeMode::configName).toArray(String[]::new)),
-                Importance.HIGH, "auto: idempotent writes (upsert/REPLACE, deletes by key) for rows that may have "
-                        + "been applied before, i.e. rows committed at the source before the task started or was "
-                        + "assigned the partition (plus safe.mode.replay.margin.ms); plain INSERT/UPDATE/DELETE after "
-                        + "that, so a duplicate key fails the task. always: idempotent writes for every row. never: "
-                        + "plain writes for every row.", GROUP_APPLY, ++o, Width.SHORT, "Safe mode");
+                Importance.HIGH, "auto: idempotent writes (upsert/REPLACE, deletes by key) for the records an earlier "
+                        + "task of the partition may have written, as the offsets stored in <ddl.checkpoint.database>"
+                        + ".written_through say (every row when that setting is empty); plain INSERT/UPDATE/DELETE "
+                        + "for the rest, where a duplicate key or an update matching no row is re-planned in safe "
+                        + "mode. always: idempotent writes for every row. never: plain writes for every row, and a "
+                        + "duplicate key fails the task.", GROUP_APPLY, ++o, Width.SHORT, "Safe mode");
         d.define(SAFE_MODE_REPLAY_MARGIN_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "With safe.mode=auto, rows whose commit time is up to this long after the task's start (or the "
-                        + "partition's assignment) are still written in safe mode: it covers clock skew between the "
-                        + "source server and the Connect worker.", GROUP_APPLY, ++o, Width.SHORT, "Replay margin");
+                "No longer used (a warning says so when set): safe.mode=auto decides by stored offsets, not by "
+                        + "comparing commit times with the worker's clock.", GROUP_APPLY, ++o, Width.SHORT,
+                "Replay margin (unused)");
         d.define(WORKER_COUNT, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
                 "Apply threads per task, each with its own pooled connection (pool size = worker.count + 1). "
                         + "Transactions touching disjoint keys run in parallel; conflicting ones keep source order.",
@@ -506,10 +507,6 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public SafeMode safeMode() {
         return SafeMode.parse(getString(SAFE_MODE));
-    }
-
-    public long safeModeReplayMarginMs() {
-        return getLong(SAFE_MODE_REPLAY_MARGIN_MS);
     }
 
     public int workerCount() {

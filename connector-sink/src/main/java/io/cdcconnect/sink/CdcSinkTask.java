@@ -135,8 +135,6 @@ public final class CdcSinkTask extends SinkTask {
     @Override
     public void open(Collection<TopicPartition> partitions) {
         if (pipeline == null) return;
-        // rows of newly assigned partitions may have been applied by a previous owner: replay them safely
-        pipeline.openWindow();
         pipeline.assign(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
         // a newly assigned partition holds nothing here. Connect keeps the partitions a task paused across a
         // rebalance and pauses them again when they come back: one this task paused behind a DDL or a full buffer

@@ -96,7 +96,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.config = config;
         this.metrics = metrics;
         this.dataSource = parts.dataSource();
-        this.safeMode = new SafeModeDecision(config);
+        this.safeMode = new SafeModeDecision(config, parts.control());
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.shapes = parts.shapes();
         this.apply = parts.apply();
@@ -152,9 +152,7 @@ public final class SinkPipeline implements AutoCloseable {
                 ds = pool(config, refined, poolName);
             }
             ds.setMetricsTrackerFactory(metrics.poolTracker());
-            SinkPipeline p = jdbc(config, metrics, ds, refined, limits, connector, poolName);
-            p.openWindow();
-            return p;
+            return jdbc(config, metrics, ds, refined, limits, connector, poolName);
         } catch (SQLException | RuntimeException e) {
             if (ds != null) ds.close();
             throw new ApplyException("cannot start the sink against " + DataSources.redact(config.connectionUrl())
@@ -215,11 +213,6 @@ public final class SinkPipeline implements AutoCloseable {
     /** The target database of a source database ({@code schema.map}). */
     public String targetSchema(String sourceSchema) {
         return shapes.targetSchema(sourceSchema);
-    }
-
-    /** Starts a replay window: rows committed at the source until now (plus the margin) may already be applied. */
-    public void openWindow() {
-        safeMode.openWindow();
     }
 
     /**
@@ -352,6 +345,8 @@ public final class SinkPipeline implements AutoCloseable {
             gates.assign(p);
             ddl.assign(p);
             checkpoints.assigned(p);
+            // what earlier owners wrote of it is read again
+            safeMode.reset(p);
         }
     }
 
@@ -405,6 +400,7 @@ public final class SinkPipeline implements AutoCloseable {
             tracker.forget(p);
             fingerprints.forget(p);
             checkpoints.forget(p);
+            safeMode.reset(p);
         }
         // a DDL may have waited only for a partition that is gone
         ddl.forgotten(partitions);

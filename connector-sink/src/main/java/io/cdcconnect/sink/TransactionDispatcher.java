@@ -148,7 +148,7 @@ final class TransactionDispatcher {
             tracker.register(txn.partition(), txn.lastOffset()).markDone();
             return;
         }
-        boolean safe = safeMode.safe(txn.commitTs());
+        boolean safe = safeMode.safe(txn);
         OffsetTracker.Ticket ticket = tracker.register(txn.partition(), Math.max(txn.lastOffset(), -1));
         detector.add(new WorkItem(txn, rowShapes.toArray(new RowShape[0]), safe, ticket), keys.toArray());
     }

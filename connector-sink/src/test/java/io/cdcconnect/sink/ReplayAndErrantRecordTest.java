@@ -77,6 +77,53 @@ class ReplayAndErrantRecordTest {
         assertEquals(List.of(List.of("300", "moved")), target.query("SELECT id, v FROM items WHERE id IN (3, 300)"));
     }
 
+    /**
+     * With a store ({@code ddl.checkpoint.database}), what a restarted task writes in safe mode is decided by the
+     * offsets stored in {@code written_through}, not by the clock: here the source's clock is an hour ahead of the
+     * worker's (the old rule, "committed before the task started plus a minute", wrote the replay plainly, and every
+     * duplicate key was rolled back and re-planned), and the replay still goes in safe mode, with no re-plan.
+     */
+    @Test
+    void whatARestartedTaskWritesInSafeModeIsDecidedByStoredOffsetsNotByTheClock() throws Exception {
+        try (TestDatabase checkpoints = SinkTarget.database("replay_ck")) {
+            String name = "replay-" + target.name();
+            Map<String, String> props = Map.of("name", name, "ddl.checkpoint.database", checkpoints.name(),
+                    "schema.map", source.name() + "=" + target.name(), "safe.mode", "auto");
+            long aheadOfTheWorker = System.currentTimeMillis() + 3_600_000;
+            List<SinkRecord> records;
+            try (TaskDriver first = new TaskDriver(props)) {
+                records = history(first, aheadOfTheWorker);
+                first.putRecords(records);
+                first.awaitApplied();
+                assertEquals(0, replanned(name), "a fresh target: written plainly, nothing to re-plan");
+                // the worker dies before Connect commits the offsets
+            }
+            List<List<String>> written = checkpoints.query("SELECT kafka_offset FROM written_through WHERE connector = '"
+                    + name + "'");
+            assertEquals(1, written.size());
+            long through = Long.parseLong(written.get(0).get(0));
+            assertTrue(through >= records.size() - 1 && through <= records.size() - 1 + SafeModeDecision.RESERVE,
+                    "raised, ahead, before the records were written: " + through);
+            try (TaskDriver second = new TaskDriver(props)) {
+                second.putRecords(records);
+                second.awaitApplied(records.size());
+                assertEquals(0, replanned(name), "the replay went in safe mode: no duplicate key to re-plan");
+            }
+        }
+        assertEquals(39, target.count("items"));
+        assertEquals(List.of(List.of("300", "moved")), target.query("SELECT id, v FROM items WHERE id IN (3, 300)"));
+    }
+
+    /** The task's {@code replays-replanned-total}, from its MBean. */
+    private static long replanned(String connector) throws Exception {
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        java.util.Set<javax.management.ObjectName> names = server.queryNames(new javax.management.ObjectName(
+                "cdc-connect:type=sink-task-metrics,connector=" + connector + ",*"), null);
+        assertEquals(1, names.size(), names.toString());
+        return ((Number) server.getAttribute(names.iterator().next(),
+                io.cdcconnect.sink.metrics.SinkMetrics.REPLAYS_REPLANNED)).longValue();
+    }
+
     @Test
     void replayWithoutSafeModeFailsOnTheFirstDuplicate() throws Exception {
         long committedAtSource = System.currentTimeMillis() - 5_000;

@@ -80,7 +80,6 @@ final class SimTarget {
         public SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
             pipeline = new SinkPipeline(config, metrics, new SinkPipeline.Parts(this,
                     new io.cdcconnect.sink.ddl.InMemoryControlStore(control), this, null, this, null, null));
-            pipeline.openWindow();
             return pipeline;
         }
 

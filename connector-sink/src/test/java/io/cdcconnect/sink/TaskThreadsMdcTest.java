@@ -52,11 +52,12 @@ class TaskThreadsMdcTest {
         };
         Logger workerLog = Logger.getLogger(ApplyWorker.class);
         workerLog.addAppender(capture);
-        try (TestDatabase source = SinkTarget.database("mdc_src"); TestDatabase target = SinkTarget.database("mdc_dst")) {
+        try (TestDatabase source = SinkTarget.database("mdc_src"); TestDatabase target = SinkTarget.database("mdc_dst");
+             TestDatabase control = SinkTarget.database("mdc_ck")) {
             target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
             TableInfo t = Rows.idValue(source.name(), "items");
-            // committed after the task's assignment (no replay margin): applied as a plain UPDATE, which finds no
-            // row, and the worker logs that it applies the transaction again in safe mode
+            // a partition no task wrote before (written_through in the control database): applied as a plain UPDATE,
+            // which finds no row, and the worker logs that it applies the transaction again in safe mode
             long later = System.currentTimeMillis() + 60_000;
             ChangeEvent update = RowChange.update(t, new Object[]{1L, "a"}, new Object[]{1L, "b"}, Rows.ts(later));
             String[] taskThread = new String[1];
@@ -66,7 +67,8 @@ class TaskThreadsMdcTest {
                 try {
                     taskThread[0] = Thread.currentThread().getName();
                     driver[0] = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
-                            "safe.mode.replay.margin.ms", "0", "worker.count", "2"));
+                            "name", "mdc-" + target.name(), "ddl.checkpoint.database", control.name(),
+                            "worker.count", "2"));
                 } finally {
                     MDC.clear();
                 }

@@ -80,6 +80,18 @@ public interface ControlStore {
     /** Records durably that a statement committed at {@code ddlCommitTs} ran on {@code table}. */
     void recordTableDdl(String table, long ddlCommitTs, boolean uncounted);
 
+    /**
+     * The offset above which no record of {@code partition} was written to the target, by any task of the connector,
+     * or -1 (none known: nothing was). Read anew on every call.
+     */
+    long writtenThrough(SourcePartition partition);
+
+    /**
+     * Records durably, before records of {@code partition} up to {@code offset} are written to the target, that they
+     * may be: {@link #writtenThrough} is at least {@code offset} from now on.
+     */
+    void raiseWrittenThrough(SourcePartition partition, long offset);
+
     /** Forgets what was read for a revoked partition (its next owner reads it again). */
     void forget(SourcePartition partition);
 

@@ -20,6 +20,8 @@ public final class InMemoryControlStore implements ControlStore {
     /** What the JDBC store keeps in the target's tables, shared by every task of a connector. */
     public static final class Shared {
         private final Map<SourcePartition, Long> through = new HashMap<>();
+        /** written_through. */
+        private final Map<SourcePartition, Long> written = new HashMap<>();
         /** The record each checkpoint was written at (ddl_checkpoint_record). */
         private final Map<SourcePartition, CheckpointRecord> records = new HashMap<>();
         private final Map<String, TableDdl> tableDdl = new HashMap<>();
@@ -123,6 +125,20 @@ public final class InMemoryControlStore implements ControlStore {
             // as the JDBC store: the highest commit ts; uncounted only while every statement was
             shared.tableDdl.merge(table, new TableDdl(ddlCommitTs, uncounted), (a, b) ->
                     new TableDdl(Math.max(a.commitTs(), b.commitTs()), a.uncounted() && b.uncounted()));
+        }
+    }
+
+    @Override
+    public long writtenThrough(SourcePartition partition) {
+        synchronized (shared) {
+            return shared.written.getOrDefault(partition, -1L);
+        }
+    }
+
+    @Override
+    public void raiseWrittenThrough(SourcePartition partition, long offset) {
+        synchronized (shared) {
+            shared.written.merge(partition, offset, Math::max);
         }
     }
 

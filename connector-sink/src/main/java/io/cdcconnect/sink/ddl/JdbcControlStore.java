@@ -16,11 +16,13 @@ public final class JdbcControlStore implements ControlStore {
 
     private final DdlCheckpoint checkpoint;
     private final DdlCoordinator coordinator;
+    private final WrittenThrough written;
 
     public JdbcControlStore(DataSource dataSource, SqlDialect dialect, String database, String connector,
                             RetryPolicy retry, Runnable onRetry) {
         this.checkpoint = new DdlCheckpoint(dataSource, dialect, database, connector, retry, onRetry);
         this.coordinator = new DdlCoordinator(dataSource, dialect, database, connector);
+        this.written = new WrittenThrough(dataSource, dialect, database, connector, retry, onRetry);
     }
 
     @Override
@@ -76,6 +78,16 @@ public final class JdbcControlStore implements ControlStore {
     public void recordTableDdl(String table, long ddlCommitTs, boolean uncounted) {
         SourcePartition row = DdlCheckpoint.tableRow(table);
         checkpoint.record(Map.of(row, uncounted ? -2L : -1L), ddlCommitTs, Set.of(row));
+    }
+
+    @Override
+    public long writtenThrough(SourcePartition partition) {
+        return checkpoint.enabled() ? written.read(partition) : -1;
+    }
+
+    @Override
+    public void raiseWrittenThrough(SourcePartition partition, long offset) {
+        if (checkpoint.enabled()) written.raise(partition, offset);
     }
 
     @Override

@@ -27,6 +27,15 @@ public interface ControlSql {
     /** (connector, topic, partition). */
     String deleteCheckpointRecord();
 
+    /** Creates the schema and {@code written_through} if missing. */
+    List<String> createWrittenThrough();
+
+    /** (connector, topic, partition) -> kafka_offset: no record of the partition above it was written to the target. */
+    String selectWrittenThrough();
+
+    /** (connector, topic, partition, offset): inserts, or raises the stored offset to at least this one. */
+    String raiseWrittenThrough();
+
     /** (connector, topic, partition) -> kafka_offset, ddl_commit_ts. */
     String selectCheckpoint();
 

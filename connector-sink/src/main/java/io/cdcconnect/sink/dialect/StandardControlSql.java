@@ -49,6 +49,19 @@ public abstract class StandardControlSql implements ControlSql {
     }
 
     @Override
+    public List<String> createWrittenThrough() {
+        return List.of(createSchema(), "CREATE TABLE IF NOT EXISTS " + table("written_through")
+                + " (connector VARCHAR(255) NOT NULL, topic VARCHAR(255) NOT NULL, kafka_partition INT NOT NULL,"
+                + " kafka_offset BIGINT NOT NULL, PRIMARY KEY (connector, topic, kafka_partition))" + tableOptions());
+    }
+
+    @Override
+    public String selectWrittenThrough() {
+        return "SELECT kafka_offset FROM " + table("written_through")
+                + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";
+    }
+
+    @Override
     public String selectCheckpointRecord() {
         return "SELECT kafka_offset, fingerprints FROM " + table("ddl_checkpoint_record")
                 + " WHERE connector = ? AND topic = ? AND kafka_partition = ?";

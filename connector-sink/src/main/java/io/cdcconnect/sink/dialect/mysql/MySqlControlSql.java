@@ -52,4 +52,10 @@ final class MySqlControlSql extends StandardControlSql {
         // lowest first: each row moves to a place the rows below it have left
         return super.shiftCopies() + " ORDER BY kafka_offset";
     }
+
+    @Override
+    public String raiseWrittenThrough() {
+        return "INSERT INTO " + table("written_through") + " (connector, topic, kafka_partition, kafka_offset)"
+                + " VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE kafka_offset = GREATEST(kafka_offset, VALUES(kafka_offset))";
+    }
 }

@@ -41,4 +41,11 @@ final class PostgresControlSql extends StandardControlSql {
                 + " kafka_offset = EXCLUDED.kafka_offset, fingerprints = EXCLUDED.fingerprints"
                 + " WHERE EXCLUDED.kafka_offset >= c.kafka_offset";
     }
+
+    @Override
+    public String raiseWrittenThrough() {
+        return "INSERT INTO " + table("written_through") + " AS w (connector, topic, kafka_partition, kafka_offset)"
+                + " VALUES (?, ?, ?, ?) ON CONFLICT (connector, topic, kafka_partition) DO UPDATE SET"
+                + " kafka_offset = GREATEST(w.kafka_offset, EXCLUDED.kafka_offset)";
+    }
 }

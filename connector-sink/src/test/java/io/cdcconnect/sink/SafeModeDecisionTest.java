@@ -1,0 +1,119 @@
+package io.cdcconnect.sink;
+
+import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.sink.ddl.InMemoryControlStore;
+import io.cdcconnect.sink.ddl.JdbcControlStore;
+import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.testutil.Rows;
+import io.cdcconnect.sink.txn.SourcePartition;
+import io.cdcconnect.sink.txn.Transaction;
+import io.cdcconnect.sink.txn.TransactionAssembler;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link SafeModeDecision} on its own, over the in-memory store: under {@code safe.mode=auto}, what a task writes in
+ * safe mode is what an earlier task of the partition may have written, as the stored offsets say; the clock plays no
+ * part (the rows here were committed long before and long after "now").
+ */
+class SafeModeDecisionTest {
+
+    private static final SourcePartition P = new SourcePartition("t", 0);
+    private static final TableInfo TABLE = Rows.idValue("shop", "items");
+
+    private final InMemoryControlStore.Shared shared = new InMemoryControlStore.Shared();
+
+    private static CdcSinkConfig config(String safeMode, String format) {
+        Map<String, String> props = new HashMap<>();
+        props.put(CdcSinkConfig.CONNECTION_URL, "jdbc:mysql://localhost:3306/");
+        props.put(CdcSinkConfig.CONNECTION_USER, "u");
+        props.put("safe.mode", safeMode);
+        props.put("input.format", format);
+        props.put("schema.include", "shop");
+        if (format.equals("avro")) props.put("schema.registry.url", "http://registry:8081");
+        return new CdcSinkConfig(props);
+    }
+
+    private SafeModeDecision decision(String safeMode) {
+        return new SafeModeDecision(config(safeMode, "canal-json"), new InMemoryControlStore(shared));
+    }
+
+    /** One transaction of the rows at {@code offsets} of P, committed at {@code commitMillis} (0: unknown ts). */
+    private static Transaction txn(long commitMillis, long... offsets) {
+        List<Transaction> out = new ArrayList<>();
+        TransactionAssembler assembler = new TransactionAssembler(1_000, out::add);
+        long ts = commitMillis == 0 ? 0 : Rows.ts(commitMillis);
+        for (long o : offsets) {
+            assembler.addRow(P, o, RowChange.insert(TABLE, new Object[]{o, "v"}, ts), 10);
+            assembler.endRecord(P, o);
+        }
+        assembler.closeAll();
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    @Test
+    void aPartitionNoTaskWroteIsWrittenPlainlyAndTheStoredOffsetGoesFirst() {
+        SafeModeDecision first = decision("auto");
+        assertFalse(first.safe(txn(1_000, 0, 1, 2)), "nothing was written before: plain");
+        assertEquals(2 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P),
+                "raised ahead of what goes to the workers");
+        assertFalse(first.safe(txn(1_001, 3, 4)));
+        assertEquals(2 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P),
+                "within what was raised: no write");
+        assertFalse(first.safe(txn(1_002, 20_000)));
+        assertEquals(20_000 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P));
+    }
+
+    @Test
+    void aRestartedTaskWritesInSafeModeWhatTheOneBeforeMayHaveWritten() {
+        decision("auto").safe(txn(1_000, 0, 1, 2)); // written through 10,002 now
+        SafeModeDecision restarted = decision("auto");
+        long farFuture = System.currentTimeMillis() + 86_400_000L;
+        assertTrue(restarted.safe(txn(farFuture, 1, 2)), "redelivered, and maybe written: safe, whatever its ts");
+        assertTrue(restarted.safe(txn(farFuture, 10_002)));
+        assertTrue(restarted.safe(txn(farFuture, 10_002, 10_003)), "begins at or below: safe");
+        assertFalse(restarted.safe(txn(1, 10_004)), "above it nothing was written: plain, however old its ts");
+    }
+
+    @Test
+    void aReassignedPartitionIsReadAgain() {
+        SafeModeDecision a = decision("auto");
+        SafeModeDecision b = decision("auto");
+        assertFalse(a.safe(txn(1_000, 0)));
+        assertFalse(b.safe(txn(1_000, 50_000)), "b read the store before a wrote: plain");
+        b.reset(P); // a rebalance gives P to b again: what a wrote counts now
+        assertTrue(b.safe(txn(1_000, 5)));
+    }
+
+    @Test
+    void anUnknownCommitTsIsWrittenInSafeMode() {
+        assertTrue(decision("auto").safe(txn(0, 0)));
+    }
+
+    @Test
+    void withoutAStoreAutoWritesEverythingInSafeMode() {
+        JdbcControlStore none = new JdbcControlStore(null, Dialects.forUrl("jdbc:mysql://localhost:3306/"), "",
+                "c", io.cdcconnect.sink.apply.RetryPolicy.NONE, () -> { });
+        SafeModeDecision d = new SafeModeDecision(config("auto", "canal-json"), none);
+        assertTrue(d.safe(txn(1_000, 0)));
+    }
+
+    @Test
+    void alwaysAndNeverAreTheirOwnAndAvroIsAlwaysSafe() {
+        assertTrue(decision("always").safe(txn(1_000, 0)));
+        assertFalse(decision("never").safe(txn(1_000, 0)));
+        assertEquals(-1, new InMemoryControlStore(shared).writtenThrough(P), "neither writes the store");
+        assertTrue(new SafeModeDecision(config("never", "avro"), new InMemoryControlStore(shared)).safe(txn(1_000, 0)),
+                "Avro cannot tell an update from an insert: every write is an upsert");
+    }
+}

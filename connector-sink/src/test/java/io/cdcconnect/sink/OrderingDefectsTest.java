@@ -241,68 +241,70 @@ class OrderingDefectsTest {
 
     // ---------------------------------------------------------------------------------------------------- item 7
 
-    @Test
-    void item07_aRecreatedTopicIsNotSkippedUpToItsPredecessorsCheckpoint() throws Exception {
+    /**
+     * [rows 1..10, TRUNCATE, row 11] applied by a first task: the statement's checkpoint is at offset 10, with the
+     * fingerprints of the records at offsets 3 to 10.
+     */
+    private List<SinkRecord> checkpointedHistory(TableInfo t) throws Exception {
         target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
-        TableInfo t = Rows.idValue(source.name(), "items");
-        // [row 1, TRUNCATE, row 2]: the statement's checkpoint is at offset 1
-        List<SinkRecord> old = records(0, 0, 1, RowChange.insert(t, new Object[]{1L, "old"}, Rows.ts(1_000)),
-                truncate(2_000), RowChange.insert(t, new Object[]{2L, "old"}, Rows.ts(3_000)));
+        List<ChangeEvent> events = new ArrayList<>();
+        for (long id = 1; id <= 10; id++) events.add(RowChange.insert(t, new Object[]{id, "old"}, Rows.ts(1_000 + id)));
+        events.add(truncate(2_000));
+        events.add(RowChange.insert(t, new Object[]{11L, "old"}, Rows.ts(3_000)));
+        List<SinkRecord> old = records(0, 0, 1, events.toArray(new ChangeEvent[0]));
         try (TaskDriver first = task(context(), Map.of(), 0)) {
             first.putRecords(old);
-            awaitCommittable(Map.of(0, 3L), first);
+            awaitCommittable(Map.of(0, 12L), first);
         }
-        assertEquals(List.of(List.of("0", "1")), checkpoints.query(
+        assertEquals(List.of(List.of("0", "10")), checkpoints.query(
                 "SELECT kafka_partition, kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"));
-        // the same topic, delivered again from offset 0 (Connect committed nothing): the record at the checkpoint is
-        // the one it was written at, so rows 1 and the TRUNCATE stay skipped
+        return old;
+    }
+
+    @Test
+    void item07_aRecreatedTopicIsNotSkippedUpToItsPredecessorsCheckpoint() throws Exception {
+        TableInfo t = Rows.idValue(source.name(), "items");
+        List<SinkRecord> old = checkpointedHistory(t);
+        // the same topic, delivered again from offset 0 (Connect committed nothing): read from offset 3, its records
+        // are the ones the checkpoint was written at, so rows 1 to 10 and the TRUNCATE stay skipped
         StandInSinkTaskContext sameContext = context();
         try (TaskDriver same = task(sameContext, Map.of(), 0)) {
             same.putRecords(old);
-            awaitCommittable(Map.of(0, 3L), same);
+            awaitCommittable(Map.of(0, 12L), same);
         }
-        assertEquals(List.of(), sameContext.seekHistory, "delivered from its first fingerprinted offset: no seek");
-        assertEquals(List.of(List.of("2")), target.query("SELECT id FROM items ORDER BY id"));
-        assertEquals(List.of(List.of("1")), checkpoints.query(
+        assertEquals(List.of(Map.entry(tp(0), 3L)), sameContext.seekHistory, "read from the first fingerprinted offset");
+        assertEquals(List.of(List.of("11")), target.query("SELECT id FROM items ORDER BY id"));
+        assertEquals(List.of(List.of("10")), checkpoints.query(
                 "SELECT kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"), "kept");
         // the topic is deleted and recreated: Kafka drops the group's offsets with it, Connect starts at offset 0, and
         // the new topic's records are other rows
-        List<SinkRecord> recreated = records(0, 0, 0,
-                RowChange.insert(t, new Object[]{10L, "new"}, Rows.ts(5_000)),
-                RowChange.insert(t, new Object[]{11L, "new"}, Rows.ts(5_001)),
-                RowChange.insert(t, new Object[]{12L, "new"}, Rows.ts(5_002)));
+        List<ChangeEvent> fresh = new ArrayList<>();
+        for (long id = 20; id < 32; id++) fresh.add(RowChange.insert(t, new Object[]{id, "new"}, Rows.ts(5_000 + id)));
         StandInSinkTaskContext newContext = context();
         try (TaskDriver next = task(newContext, Map.of(), 0)) {
-            next.putRecords(recreated);
-            awaitCommittable(Map.of(0, 3L), next);
+            next.putRecords(records(0, 0, 0, fresh.toArray(new ChangeEvent[0])));
+            awaitCommittable(Map.of(0, 12L), next);
         }
-        assertEquals(List.of(), newContext.seekHistory, "told apart at offset 0, and applied from there");
-        assertEquals(List.of(List.of("2"), List.of("10"), List.of("11"), List.of("12")),
-                target.query("SELECT id FROM items ORDER BY id"), "rows 10 and 11 were not skipped");
+        assertEquals(List.of(Map.entry(tp(0), 3L), Map.entry(tp(0), 0L)), newContext.seekHistory,
+                "read from offset 3, where it differs, then again from offset 0, where Connect started it");
+        assertEquals(13, target.query("SELECT id FROM items").size(), "row 11 and rows 20 to 31: none skipped");
         assertEquals(List.of(), checkpoints.query(
                 "SELECT kafka_offset FROM ddl_checkpoint WHERE topic = '" + TOPIC + "'"), "dropped");
     }
 
     @Test
     void item07_aCheckpointWhoseRecordIsGoneFailsTheTaskRatherThanGuess() throws Exception {
-        target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
         TableInfo t = Rows.idValue(source.name(), "items");
-        List<SinkRecord> old = records(0, 0, 1, RowChange.insert(t, new Object[]{1L, "old"}, Rows.ts(1_000)),
-                truncate(2_000), RowChange.insert(t, new Object[]{2L, "old"}, Rows.ts(3_000)));
-        try (TaskDriver first = task(context(), Map.of(), 0)) {
-            first.putRecords(old);
-            awaitCommittable(Map.of(0, 3L), first);
-        }
-        // offset 1, the checkpoint's, no longer holds a record (compacted away, or a transaction marker of a recreated
-        // topic whose offset 0 holds the same record as the old one's)
-        List<SinkRecord> gap = new ArrayList<>(old);
-        gap.remove(1);
+        // offset 10, the checkpoint's, no longer holds a record (compacted away, or a transaction marker of a recreated
+        // topic whose records before it are the old ones)
+        List<SinkRecord> gap = new ArrayList<>(checkpointedHistory(t));
+        gap.remove(10);
         try (TaskDriver next = task(context(), Map.of(), 0)) {
             ConnectException e = assertThrows(ConnectException.class, () -> next.putRecords(gap));
-            assertTrue(e.getMessage().contains("record at 1 is gone") && e.getMessage().contains("PATCH"),
+            assertTrue(e.getMessage().contains("record at 10 is gone") && e.getMessage().contains("PATCH"),
                     e.getMessage());
         }
-        assertEquals(List.of(List.of("2")), target.query("SELECT id FROM items ORDER BY id"), "nothing applied");
+        assertEquals(List.of(List.of("11")), target.query("SELECT id FROM items ORDER BY id"), "nothing applied");
     }
 
     // ---------------------------------------------------------------------------------------------------- item 9

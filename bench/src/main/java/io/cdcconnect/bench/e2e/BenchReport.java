@@ -126,7 +126,7 @@ public final class BenchReport {
     private static void appendColdWarm(StringBuilder md, BenchOptions o, List<SinkPhase.Result> sinks,
                                        List<SinkPhase.Result> cold) {
         if (cold.isEmpty()) return;
-        md.append("## Cold and warm: our sink against plain JDBC in order\n\n");
+        md.append("## Cold and warm: our sink against plain JDBC in order, windowed\n\n");
         md.append("Cold = round 1 with nothing run before it: ")
                 .append(o.separateProcesses() ? "our sink as the first task of a Connect worker process started just "
                         + "before it (the old worker process killed, a new one started: `ConnectCluster.killAndRestartWorker()`)" : "our sink's first run in the benchmark's JVM "
@@ -142,7 +142,8 @@ public final class BenchReport {
         Optional<SinkPhase.Result> jdbcWarm = okSink(sinks, "sink-jdbc-inorder");
         md.append("| ours, canal-json, defaults | ").append(rate(oursCold)).append(" | ").append(rate(oursWarm))
                 .append(" | ").append(rounds(oursWarm)).append(" |\n");
-        md.append("| plain JDBC, every change in order | ").append(rate(jdbcCold)).append(" | ").append(rate(jdbcWarm))
+        md.append("| plain JDBC, every change in order, windowed (a transaction per ").append(o.ceilingBatch())
+                .append(" changes, one table per connection) | ").append(rate(jdbcCold)).append(" | ").append(rate(jdbcWarm))
                 .append(" | ").append(rounds(jdbcWarm)).append(" |\n");
         double coldRatio = share(oursCold, jdbcCold);
         double warmRatio = share(oursWarm, jdbcWarm);

@@ -27,9 +27,31 @@ import java.util.concurrent.Future;
  */
 public final class PlainJdbcCeiling {
 
+    /**
+     * How the client applies the changes: {@code IN_ORDER} every change in order, multi-row statements of one kind,
+     * autocommit (commit-bound on a slow disk); {@code WINDOWED} issue 24's reference, every change in order as
+     * multi-row statements of one kind, one table per connection, one transaction per {@code batch} changes (nothing
+     * folded, nothing committed row by row); {@code FOLDED} the net effect per key of windows of {@code batch}.
+     */
+    public enum Mode {
+        IN_ORDER("in-order"), WINDOWED("windowed"), FOLDED("folded");
+
+        final String arg;
+
+        Mode(String arg) {
+            this.arg = arg;
+        }
+
+        public static Mode of(String arg) {
+            for (Mode m : values()) if (m.arg.equals(arg)) return m;
+            throw new IllegalArgumentException("mode " + arg);
+        }
+    }
+
     private final int connections;
     private final int batch;
     private final boolean folded;
+    private final boolean windowed;
     /** PostgreSQL's upsert ({@code ON CONFLICT (id) DO UPDATE}) instead of MariaDB's {@code ON DUPLICATE KEY UPDATE}. */
     private final boolean postgres;
 
@@ -49,10 +71,15 @@ public final class PlainJdbcCeiling {
      *                 twice, which every-change-in-order runs would ask for)
      */
     public PlainJdbcCeiling(int connections, int batch, boolean folded, boolean postgres) {
-        if (postgres && !folded) throw new IllegalArgumentException("PostgreSQL: the folded ceiling only");
+        this(connections, batch, folded ? Mode.FOLDED : Mode.IN_ORDER, postgres);
+    }
+
+    public PlainJdbcCeiling(int connections, int batch, Mode mode, boolean postgres) {
+        if (postgres && mode != Mode.FOLDED) throw new IllegalArgumentException("PostgreSQL: the folded ceiling only");
         this.connections = connections;
         this.batch = batch;
-        this.folded = folded;
+        this.folded = mode == Mode.FOLDED;
+        this.windowed = mode == Mode.WINDOWED;
         this.postgres = postgres;
     }
 
@@ -77,7 +104,8 @@ public final class PlainJdbcCeiling {
             for (int i = 0; i < connections; i++) {
                 Connection c = conns.get(i);
                 List<Change> lane = lanes.get(i);
-                done.add(pool.submit(() -> folded ? applyLaneFolded(c, lane) : applyLane(c, lane)));
+                done.add(pool.submit(() -> folded ? applyLaneFolded(c, lane)
+                        : windowed ? applyLaneWindowed(c, lane) : applyLane(c, lane)));
             }
             long statements = 0;
             for (Future<Long> f : done) statements += f.get();
@@ -101,12 +129,12 @@ public final class PlainJdbcCeiling {
      * as cold as a freshly started Connect worker: nothing of JDBC's or of this class's compiled by the JIT yet. The
      * child regenerates the workload from the same seed (untimed) and times {@link #apply} alone.
      */
-    static Result applyInFreshJvm(BenchOptions o, long seed, boolean folded, String jdbcUrl, Path log)
+    static Result applyInFreshJvm(BenchOptions o, long seed, Mode mode, String jdbcUrl, Path log)
             throws Exception {
         Map<String, String> r = ChildJvm.run(PlainJdbcCeiling.class, List.of(Integer.toString(o.tables()),
                         Integer.toString(o.rowsPerTable()), Integer.toString(o.operations()), Long.toString(seed),
                         Integer.toString(o.ceilingConnections()), Integer.toString(o.ceilingBatch()),
-                        folded ? "folded" : "in-order", jdbcUrl), List.of(), "1g", log,
+                        mode.arg, jdbcUrl), List.of(), "1g", log,
                 Duration.ofSeconds(o.timeoutSeconds()));
         return new Result(Long.parseLong(r.get("rows")), Long.parseLong(r.get("statements")),
                 Long.parseLong(r.get("nanos")));
@@ -114,19 +142,51 @@ public final class PlainJdbcCeiling {
 
     /**
      * The child of {@link #applyInFreshJvm}: {@code PlainJdbcCeiling <tables> <rows> <operations> <seed>
-     * <connections> <batch> <in-order|folded> <jdbc url of the target database>} (MariaDB, the test user).
+     * <connections> <batch> <in-order|windowed|folded> <jdbc url of the target database>} (MariaDB, the test user).
      */
     public static void main(String[] args) throws Exception {
         SysbenchWorkload w = SysbenchWorkload.generate(Integer.parseInt(args[0]), Integer.parseInt(args[1]),
                 Integer.parseInt(args[2]), Long.parseLong(args[3]));
         String url = args[7];
-        Result r = new PlainJdbcCeiling(Integer.parseInt(args[4]), Integer.parseInt(args[5]), "folded".equals(args[6]))
+        Result r = new PlainJdbcCeiling(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Mode.of(args[6]), false)
                 .apply(w.all(), () -> DriverManager.getConnection(url, EmbeddedMariaDb.USER, EmbeddedMariaDb.PASSWORD));
         ChildJvm.result(Map.of("rows", r.rows(), "statements", r.statements(), "nanos", r.nanos()));
     }
 
     private int lane(Change ch) {
+        // windowed: one table per connection, as issue 24's reference; else by key
+        if (windowed) return Math.floorMod(ch.table(), connections);
         return Math.floorMod(ch.table() * 31 + Integer.hashCode(ch.id()) * 0x9E3779B1, connections);
+    }
+
+    /**
+     * Every change in order, as multi-row statements of one kind (a change of kind, or of table, ends one), and a
+     * commit every {@code batch} changes: a transaction of 500 events, as a client that batches without folding.
+     */
+    private long applyLaneWindowed(Connection c, List<Change> lane) throws SQLException {
+        c.setAutoCommit(false);
+        Map<String, PreparedStatement> statements = new HashMap<>();
+        long sent = 0;
+        List<Change> run = new ArrayList<>(batch);
+        int inTxn = 0;
+        try {
+            for (Change ch : lane) {
+                if (!run.isEmpty() && (isDelete(run.get(0)) != isDelete(ch) || run.get(0).table() != ch.table())) {
+                    sent += flush(c, statements, run);
+                }
+                run.add(ch);
+                if (++inTxn >= batch) {
+                    sent += flush(c, statements, run);
+                    c.commit();
+                    inTxn = 0;
+                }
+            }
+            if (!run.isEmpty()) sent += flush(c, statements, run);
+            c.commit();
+        } finally {
+            for (PreparedStatement ps : statements.values()) ps.close();
+        }
+        return sent;
     }
 
     private long applyLane(Connection c, List<Change> lane) throws SQLException {

@@ -100,9 +100,11 @@ public final class SinkPhase {
                 + " connections, per table windows of " + ctx.options.ceilingBatch() + " changes, each one transaction"
                 + " of its net effect per key (multi-row DELETE + multi-row upsert)", Kind.CEILING, "",
                 Map.of("mode", "folded")));
-        v.add(new Variant("sink-jdbc-inorder", "plain JDBC, every change in order: " + ctx.options.ceilingConnections()
-                + " connections, multi-row statements of up to " + ctx.options.ceilingBatch()
-                + " (a change of kind ends the statement), autocommit", Kind.CEILING, "", Map.of("mode", "in-order")));
+        // issue 24's reference: in order, windowed, nothing folded, nothing committed row by row
+        v.add(new Variant("sink-jdbc-inorder", "plain JDBC, every change in order, windowed: "
+                + ctx.options.ceilingConnections() + " connections, one table per connection, multi-row statements of "
+                + "one kind, one transaction per " + ctx.options.ceilingBatch() + " changes", Kind.CEILING, "",
+                Map.of("mode", "windowed")));
         Map<String, String> ours = new LinkedHashMap<>();
         if (ctx.options.sinkWorkers() > 0) ours.put("worker.count", Integer.toString(ctx.options.sinkWorkers()));
         v.add(new Variant("sink-ours", "ours, canal-json, defaults" + (ours.isEmpty() ? "" : " but " + ours),
@@ -151,9 +153,9 @@ public final class SinkPhase {
                     ? "one source transaction of " + ShapeInput.TXN_ROWS + " inserts (then one of 1)"
                     : "the workload's rows over " + d.tables() + " tables";
             v.add(new Variant("shape-" + d.shape() + "-jdbc", "shape " + d.shape() + ": plain JDBC, every change in "
-                    + "order, " + ctx.options.ceilingConnections() + " connections, statements of up to "
-                    + ctx.options.ceilingBatch() + ", autocommit: the same rows", Kind.CEILING, "",
-                    Map.of("mode", "in-order"), "sbtest[0-9]+", 1, d));
+                    + "order, windowed, " + ctx.options.ceilingConnections() + " connections, one transaction per "
+                    + ctx.options.ceilingBatch() + " changes: the same rows", Kind.CEILING, "",
+                    Map.of("mode", "windowed"), "sbtest[0-9]+", 1, d));
             v.add(new Variant("shape-" + d.shape(), "shape " + d.shape() + ": ours, canal-json, defaults, " + what,
                     Kind.OURS, d.prefix(), ours, "sbtest[0-9]+", 1, d));
         }
@@ -334,12 +336,12 @@ public final class SinkPhase {
             else ShapeInput.createTables(c, v.input());
         }
         if (v.kind() == Kind.CEILING) {
-            boolean folded = "folded".equals(v.overrides().get("mode"));
+            PlainJdbcCeiling.Mode mode = PlainJdbcCeiling.Mode.of(v.overrides().get("mode"));
             counters.start();
             PlainJdbcCeiling.Result r = "fresh".equals(v.overrides().get("jvm"))
-                    ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, folded,
+                    ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, mode,
                     ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
-                    : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), folded)
+                    : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), mode, false)
                     .apply(v.input() == null ? ctx.workload.all() : v.input().txns(), () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);

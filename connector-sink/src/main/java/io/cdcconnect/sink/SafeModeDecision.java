@@ -19,6 +19,13 @@ import java.util.Map;
  * offset may have been written by the task before it, and Connect delivers again those it had not committed: they are
  * written in safe mode. The records above it never reached the target, and are written plainly.
  *
+ * <p>A transaction whose every table is identified by one key alone (a primary key, or a NOT NULL unique key, and no
+ * other unique key) is written in safe mode under {@code auto} whatever the stored offsets say: there a safe write
+ * (delete by key, upsert of the full image) ends in the same rows as the plain one would, or as the plain one and its
+ * re-plan would when the row is, or is not, already there; and it goes as one multi-row statement where plain updates
+ * go one row each. The stored offsets decide for the rest: tables with more than one unique key, where safe mode
+ * writes {@code REPLACE} (which deletes every row a new one clashes with), and tables without a key.
+ *
  * <p>Without a store ({@code ddl.checkpoint.database} empty) nothing says what was written: {@code auto} writes every
  * row in safe mode. A row whose commit ts is unknown (0) is written in safe mode too. Replays the producer sends
  * (a source restart, a re-snapshot) come at offsets above it; their duplicate keys and missing rows are re-planned
@@ -66,8 +73,10 @@ final class SafeModeDecision {
     /**
      * Whether {@code txn} is written in safe mode. Called on the task thread before the transaction goes to the
      * workers: under {@code auto}, the stored offset covers it durably before it can be written.
+     *
+     * @param upsertsExact whether every table of the transaction is identified by one key alone (see above)
      */
-    boolean safe(Transaction txn) {
+    boolean safe(Transaction txn, boolean upsertsExact) {
         return switch (mode) {
             case ALWAYS -> true;
             case NEVER -> false;
@@ -86,7 +95,7 @@ final class SafeModeDecision {
                     control.raiseWrittenThrough(p, next);
                     reserved.put(p, next);
                 }
-                yield txn.commitTs() == 0 || txn.firstOffset() <= before;
+                yield upsertsExact || txn.commitTs() == 0 || txn.firstOffset() <= before;
             }
         };
     }

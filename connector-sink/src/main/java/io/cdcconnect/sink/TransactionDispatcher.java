@@ -148,7 +148,14 @@ final class TransactionDispatcher {
             tracker.register(txn.partition(), txn.lastOffset()).markDone();
             return;
         }
-        boolean safe = safeMode.safe(txn);
+        boolean upsertsExact = true;
+        for (RowShape shape : rowShapes) {
+            if (!shape.hasIdentity() || shape.target().needsReplace()) {
+                upsertsExact = false;
+                break;
+            }
+        }
+        boolean safe = safeMode.safe(txn, upsertsExact);
         OffsetTracker.Ticket ticket = tracker.register(txn.partition(), Math.max(txn.lastOffset(), -1));
         detector.add(new WorkItem(txn, rowShapes.toArray(new RowShape[0]), safe, ticket), keys.toArray());
     }

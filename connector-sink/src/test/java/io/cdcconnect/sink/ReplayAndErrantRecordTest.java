@@ -78,13 +78,16 @@ class ReplayAndErrantRecordTest {
     }
 
     /**
-     * With a store ({@code ddl.checkpoint.database}), what a restarted task writes in safe mode is decided by the
-     * offsets stored in {@code written_through}, not by the clock: here the source's clock is an hour ahead of the
+     * With a store ({@code ddl.checkpoint.database}), what a restarted task writes in safe mode into a table with a
+     * second unique key is decided by the offsets stored in {@code written_through}, not by the clock: here the source's clock is an hour ahead of the
      * worker's (the old rule, "committed before the task started plus a minute", wrote the replay plainly, and every
      * duplicate key was rolled back and re-planned), and the replay still goes in safe mode, with no re-plan.
      */
     @Test
     void whatARestartedTaskWritesInSafeModeIsDecidedByStoredOffsetsNotByTheClock() throws Exception {
+        // a second unique key: the case safe.mode=auto decides by the stored offsets (a table identified by one key
+        // alone is written in safe mode throughout, SafeModeDecision)
+        target.exec("ALTER TABLE items ADD UNIQUE KEY items_v (v)");
         try (TestDatabase checkpoints = SinkTarget.database("replay_ck")) {
             String name = "replay-" + target.name();
             Map<String, String> props = Map.of("name", name, "ddl.checkpoint.database", checkpoints.name(),

@@ -64,40 +64,57 @@ class SafeModeDecisionTest {
     @Test
     void aPartitionNoTaskWroteIsWrittenPlainlyAndTheStoredOffsetGoesFirst() {
         SafeModeDecision first = decision("auto");
-        assertFalse(first.safe(txn(1_000, 0, 1, 2)), "nothing was written before: plain");
+        assertFalse(onKeyedTables(first, txn(1_000, 0, 1, 2)), "nothing was written before: plain");
         assertEquals(2 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P),
                 "raised ahead of what goes to the workers");
-        assertFalse(first.safe(txn(1_001, 3, 4)));
+        assertFalse(onKeyedTables(first, txn(1_001, 3, 4)));
         assertEquals(2 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P),
                 "within what was raised: no write");
-        assertFalse(first.safe(txn(1_002, 20_000)));
+        assertFalse(onKeyedTables(first, txn(1_002, 20_000)));
         assertEquals(20_000 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P));
     }
 
     @Test
     void aRestartedTaskWritesInSafeModeWhatTheOneBeforeMayHaveWritten() {
-        decision("auto").safe(txn(1_000, 0, 1, 2)); // written through 10,002 now
+        onKeyedTables(decision("auto"), txn(1_000, 0, 1, 2)); // written through 10,002 now
         SafeModeDecision restarted = decision("auto");
         long farFuture = System.currentTimeMillis() + 86_400_000L;
-        assertTrue(restarted.safe(txn(farFuture, 1, 2)), "redelivered, and maybe written: safe, whatever its ts");
-        assertTrue(restarted.safe(txn(farFuture, 10_002)));
-        assertTrue(restarted.safe(txn(farFuture, 10_002, 10_003)), "begins at or below: safe");
-        assertFalse(restarted.safe(txn(1, 10_004)), "above it nothing was written: plain, however old its ts");
+        assertTrue(onKeyedTables(restarted, txn(farFuture, 1, 2)), "redelivered, and maybe written: safe, whatever its ts");
+        assertTrue(onKeyedTables(restarted, txn(farFuture, 10_002)));
+        assertTrue(onKeyedTables(restarted, txn(farFuture, 10_002, 10_003)), "begins at or below: safe");
+        assertFalse(onKeyedTables(restarted, txn(1, 10_004)), "above it nothing was written: plain, however old its ts");
     }
 
     @Test
     void aReassignedPartitionIsReadAgain() {
         SafeModeDecision a = decision("auto");
         SafeModeDecision b = decision("auto");
-        assertFalse(a.safe(txn(1_000, 0)));
-        assertFalse(b.safe(txn(1_000, 50_000)), "b read the store before a wrote: plain");
+        assertFalse(onKeyedTables(a, txn(1_000, 0)));
+        assertFalse(onKeyedTables(b, txn(1_000, 50_000)), "b read the store before a wrote: plain");
         b.reset(P); // a rebalance gives P to b again: what a wrote counts now
-        assertTrue(b.safe(txn(1_000, 5)));
+        assertTrue(onKeyedTables(b, txn(1_000, 5)));
+    }
+
+    /**
+     * The decision for a transaction with a table of more than one unique key (where safe mode writes REPLACE), the
+     * case the stored offsets decide.
+     */
+    private static boolean onKeyedTables(SafeModeDecision d, Transaction t) {
+        return d.safe(t, false);
+    }
+
+    @Test
+    void aTableIdentifiedByOneKeyAloneIsWrittenInSafeModeAndTheStoredOffsetStillGoesFirst() {
+        SafeModeDecision d = decision("auto");
+        assertTrue(d.safe(txn(1_000, 0, 1), true), "an upsert of the full image ends as the plain write would");
+        assertEquals(1 + SafeModeDecision.RESERVE, new InMemoryControlStore(shared).writtenThrough(P),
+                "covered all the same: another table of the partition may need it after a restart");
+        assertFalse(decision("never").safe(txn(1_000, 2), true), "never is never");
     }
 
     @Test
     void anUnknownCommitTsIsWrittenInSafeMode() {
-        assertTrue(decision("auto").safe(txn(0, 0)));
+        assertTrue(onKeyedTables(decision("auto"), txn(0, 0)));
     }
 
     @Test
@@ -105,15 +122,16 @@ class SafeModeDecisionTest {
         JdbcControlStore none = new JdbcControlStore(null, Dialects.forUrl("jdbc:mysql://localhost:3306/"), "",
                 "c", io.cdcconnect.sink.apply.RetryPolicy.NONE, () -> { });
         SafeModeDecision d = new SafeModeDecision(config("auto", "canal-json"), none);
-        assertTrue(d.safe(txn(1_000, 0)));
+        assertTrue(onKeyedTables(d, txn(1_000, 0)));
     }
 
     @Test
     void alwaysAndNeverAreTheirOwnAndAvroIsAlwaysSafe() {
-        assertTrue(decision("always").safe(txn(1_000, 0)));
-        assertFalse(decision("never").safe(txn(1_000, 0)));
+        assertTrue(onKeyedTables(decision("always"), txn(1_000, 0)));
+        assertFalse(onKeyedTables(decision("never"), txn(1_000, 0)));
         assertEquals(-1, new InMemoryControlStore(shared).writtenThrough(P), "neither writes the store");
-        assertTrue(new SafeModeDecision(config("never", "avro"), new InMemoryControlStore(shared)).safe(txn(1_000, 0)),
+        assertTrue(onKeyedTables(new SafeModeDecision(config("never", "avro"), new InMemoryControlStore(shared)),
+                txn(1_000, 0)),
                 "Avro cannot tell an update from an insert: every write is an upsert");
     }
 }

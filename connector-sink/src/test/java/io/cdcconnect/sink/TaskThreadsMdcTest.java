@@ -54,7 +54,8 @@ class TaskThreadsMdcTest {
         workerLog.addAppender(capture);
         try (TestDatabase source = SinkTarget.database("mdc_src"); TestDatabase target = SinkTarget.database("mdc_dst");
              TestDatabase control = SinkTarget.database("mdc_ck")) {
-            target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+            // a second unique key: written plainly where no task wrote before (SafeModeDecision)
+            target.exec("CREATE TABLE items (id BIGINT PRIMARY KEY, v VARCHAR(20), UNIQUE KEY items_v (v))");
             TableInfo t = Rows.idValue(source.name(), "items");
             // a partition no task wrote before (written_through in the control database): applied as a plain UPDATE,
             // which finds no row, and the worker logs that it applies the transaction again in safe mode

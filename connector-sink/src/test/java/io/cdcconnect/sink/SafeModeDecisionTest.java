@@ -32,9 +32,10 @@ class SafeModeDecisionTest {
 
     private final InMemoryControlStore.Shared shared = new InMemoryControlStore.Shared();
 
+    /** A configuration only: nothing connects (the host does not resolve). */
     private static CdcSinkConfig config(String safeMode, String format) {
         Map<String, String> props = new HashMap<>();
-        props.put(CdcSinkConfig.CONNECTION_URL, "jdbc:mysql://localhost:3306/");
+        props.put(CdcSinkConfig.CONNECTION_URL, "jdbc:mysql://sink.invalid:13306/");
         props.put(CdcSinkConfig.CONNECTION_USER, "u");
         props.put("safe.mode", safeMode);
         props.put("input.format", format);
@@ -119,7 +120,7 @@ class SafeModeDecisionTest {
 
     @Test
     void withoutAStoreAutoWritesEverythingInSafeMode() {
-        JdbcControlStore none = new JdbcControlStore(null, Dialects.forUrl("jdbc:mysql://localhost:3306/"), "",
+        JdbcControlStore none = new JdbcControlStore(null, Dialects.forUrl("jdbc:mysql://sink.invalid:13306/"), "",
                 "c", io.cdcconnect.sink.apply.RetryPolicy.NONE, () -> { });
         SafeModeDecision d = new SafeModeDecision(config("auto", "canal-json"), none);
         assertTrue(onKeyedTables(d, txn(1_000, 0)));

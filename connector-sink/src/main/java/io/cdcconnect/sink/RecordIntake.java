@@ -7,7 +7,6 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.decode.DecodeStage;
 import io.cdcconnect.sink.decode.RecordDecoder;
 import io.cdcconnect.sink.metrics.SinkMetrics;
-import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -99,7 +98,7 @@ final class RecordIntake implements AutoCloseable {
                 long offset = Coordinates.offset(record);
                 // a partition whose checkpoint is not yet known to be this topic's may be read again from another
                 // offset first (docs/ordering.md, "topic recreation")
-                if (!pipeline.admit(p, offset, RecordFingerprints.of(record))) continue;
+                if (!pipeline.admit(p, offset, record)) continue;
                 DecodeStage.Decoded decoded = batch.get(i);
                 List<ChangeEvent> events = decoded.events();
                 long bytes = decoded.bytes();

@@ -70,6 +70,8 @@ public final class SinkPipeline implements AutoCloseable {
     /** The fingerprints of the records taken in and not yet applied: a checkpoint keeps the one at its offset. */
     private final RecordFingerprints fingerprints = new RecordFingerprints();
     private final CheckpointVerifier checkpoints;
+    /** Whether the sink keeps checkpoints ({@code ddl.checkpoint.database} set). */
+    private final boolean keepsCheckpoints;
     private final ApplyBackend apply;
     private final DdlSequencer ddl;
     private final TransactionDispatcher dispatcher;
@@ -105,6 +107,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.gates = new PartitionGates(buffer);
         parts.control().fingerprints(fingerprints);
         this.checkpoints = new CheckpointVerifier(parts.control());
+        this.keepsCheckpoints = parts.control().enabled();
         this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes, gates,
                 new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::rejectedRows));
         TableAutoCreator tables = parts.tables() != null ? parts.tables()
@@ -240,7 +243,10 @@ public final class SinkPipeline implements AutoCloseable {
      * having been written for this topic ({@link CheckpointVerifier}); a record not taken in is dropped, the partition
      * being delivered again from another offset. Keeps the fingerprint of a record taken in.
      */
-    public boolean admit(SourcePartition partition, long offset, long fingerprint) {
+    public boolean admit(SourcePartition partition, long offset, org.apache.kafka.connect.sink.SinkRecord record) {
+        // without a store no checkpoint is written or read: nothing to fingerprint
+        if (!keepsCheckpoints) return true;
+        long fingerprint = RecordFingerprints.of(record);
         if (!checkpoints.admit(partition, offset, fingerprint)) return false;
         fingerprints.add(partition, offset, fingerprint);
         return true;

@@ -68,7 +68,9 @@ public final class TransactionApplier {
     /**
      * Groups rows per target table (tables are independent, so their order does not matter) and, within a table,
      * into runs of one shape in source order: a table may arrive in two shapes (Avro deletes carry only the key),
-     * and an insert, delete and re-insert of one key must not be reordered by shape.
+     * and an insert, delete and re-insert of one key must not be reordered by shape. In safe mode the runs of a table
+     * are written together when every shape has the table's identity key: the net effect per key is taken across
+     * them ({@link DmlBuilder#buildSafe}), so a change of shape does not end a multi-row statement.
      */
     private void plan(List<RowChange> rows, RowShape[] shapes, boolean safe, List<SqlBatch> out) {
         Map<TargetTable, List<Run>> byTable = new LinkedHashMap<>();
@@ -83,8 +85,25 @@ public final class TransactionApplier {
             last.rows().add(rows.get(i));
         }
         for (List<Run> runs : byTable.values()) {
-            for (Run run : runs) builder.build(run.shape(), run.rows(), safe, out);
+            if (safe && runs.size() > 1 && mergeable(runs)) {
+                // in safe mode the net effect per key is taken over the whole table, whatever each row's shape
+                List<RowShape> rowShapes = new ArrayList<>();
+                List<RowChange> tableRows = new ArrayList<>();
+                for (Run run : runs) {
+                    rowShapes.addAll(java.util.Collections.nCopies(run.rows().size(), run.shape()));
+                    tableRows.addAll(run.rows());
+                }
+                builder.buildSafe(rowShapes, tableRows, out);
+            } else {
+                for (Run run : runs) builder.build(run.shape(), run.rows(), safe, out);
+            }
         }
+    }
+
+    private static boolean mergeable(List<Run> runs) {
+        List<RowShape> shapes = new ArrayList<>(runs.size());
+        for (Run run : runs) shapes.add(run.shape());
+        return DmlBuilder.canMergeShapes(shapes);
     }
 
     /** One row the target rejected for its data, while the rest of its transaction was applied. */

@@ -54,45 +54,79 @@ public final class DmlBuilder {
     /** Appends to {@code out} the statements that apply {@code rows} (all of one table, in source order). */
     public void build(RowShape shape, List<RowChange> rows, boolean safe, List<SqlBatch> out) {
         if (safe && shape.hasIdentity()) {
-            buildNetEffect(shape, rows, out);
+            buildNetEffect(java.util.Collections.nCopies(rows.size(), shape), rows, out);
         } else {
             buildOrdered(shape, rows, out);
         }
     }
 
-    private void buildNetEffect(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
-        LinkedHashMap<Object, Object[]> deletes = new LinkedHashMap<>();
-        LinkedHashMap<Object, Object[]> upserts = new LinkedHashMap<>();
-        for (RowChange row : rows) {
+    /**
+     * In safe mode, the statements for {@code rows} of one target table that arrive through several shapes (Avro
+     * deletes carry only the key columns, so a table's rows alternate between two shapes): {@code shapes.get(i)} is
+     * row {@code i}'s. Every shape must have the table's identity key ({@link #canMergeShapes}). The net effect per
+     * identity is taken over all the rows, whatever their shape, so a change of shape does not end a multi-row
+     * statement: the deletes go by key in one family of statements, the upserts in one family per shape.
+     */
+    public void buildSafe(List<RowShape> shapes, List<RowChange> rows, List<SqlBatch> out) {
+        buildNetEffect(shapes, rows, out);
+    }
+
+    /** Whether rows of these shapes (all of one target table) may be written together by {@link #buildSafe}. */
+    public static boolean canMergeShapes(List<RowShape> shapes) {
+        TargetTable table = shapes.get(0).target();
+        for (RowShape s : shapes) {
+            if (!s.hasIdentity() || !s.target().equals(table)
+                    || !s.identityNames().equals(shapes.get(0).identityNames())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One image and the shape it is read through. */
+    private record Image(RowShape shape, Object[] values) {
+    }
+
+    private void buildNetEffect(List<RowShape> shapes, List<RowChange> rows, List<SqlBatch> out) {
+        LinkedHashMap<Object, Image> deletes = new LinkedHashMap<>();
+        LinkedHashMap<Object, Image> upserts = new LinkedHashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            RowChange row = rows.get(i);
+            RowShape shape = shapes.get(i);
             switch (row.op()) {
                 case INSERT -> {
                     Object k = shape.identityOf(row.after());
                     deletes.remove(k);
-                    upserts.put(k, row.after());
+                    upserts.put(k, new Image(shape, row.after()));
                 }
                 case DELETE -> {
                     Object k = shape.identityOf(row.before());
                     upserts.remove(k);
-                    deletes.put(k, row.before());
+                    deletes.put(k, new Image(shape, row.before()));
                 }
                 case UPDATE -> {
                     Object kb = shape.identityOf(row.before());
                     Object ka = shape.identityOf(row.after());
                     if (!kb.equals(ka)) {
                         upserts.remove(kb);
-                        deletes.put(kb, row.before());
+                        deletes.put(kb, new Image(shape, row.before()));
                     }
                     deletes.remove(ka);
-                    upserts.put(ka, row.after());
+                    upserts.put(ka, new Image(shape, row.after()));
                 }
             }
         }
-        if (!deletes.isEmpty()) emitDeletesByKey(shape, new ArrayList<>(deletes.values()), out);
-        if (!upserts.isEmpty()) {
-            SqlBatch.Kind kind = shape.target().needsReplace() && dialect.hasReplace() ? SqlBatch.Kind.REPLACE
-                    : SqlBatch.Kind.UPSERT;
-            emitWrites(shape, new ArrayList<>(upserts.values()), kind, out);
+        if (!deletes.isEmpty()) emitDeletesByKey(new ArrayList<>(deletes.values()), out);
+        if (upserts.isEmpty()) return;
+        RowShape first = upserts.values().iterator().next().shape();
+        SqlBatch.Kind kind = first.target().needsReplace() && dialect.hasReplace() ? SqlBatch.Kind.REPLACE
+                : SqlBatch.Kind.UPSERT;
+        // upserts of different keys commute: one family of multi-row statements per shape, in order of first use
+        LinkedHashMap<RowShape, List<Object[]>> byShape = new LinkedHashMap<>(2);
+        for (Image image : upserts.values()) {
+            byShape.computeIfAbsent(image.shape(), s -> new ArrayList<>()).add(image.values());
         }
+        for (Map.Entry<RowShape, List<Object[]>> e : byShape.entrySet()) emitWrites(e.getKey(), e.getValue(), kind, out);
     }
 
     private void buildOrdered(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
@@ -110,9 +144,9 @@ public final class DmlBuilder {
                 }
                 case DELETE -> {
                     if (shape.hasIdentity()) {
-                        List<Object[]> images = new ArrayList<>(run.size());
-                        for (RowChange r : run) images.add(r.before());
-                        emitDeletesByKey(shape, images, out);
+                        List<Image> images = new ArrayList<>(run.size());
+                        for (RowChange r : run) images.add(new Image(shape, r.before()));
+                        emitDeletesByKey(images, out);
                     } else {
                         for (RowChange r : run) out.add(deleteByRow(shape, r.before()));
                     }
@@ -142,19 +176,21 @@ public final class DmlBuilder {
         }
     }
 
-    private void emitDeletesByKey(RowShape shape, List<Object[]> images, List<SqlBatch> out) {
-        int keyCols = shape.identityNames().size();
+    /** Deletes by identity key; the images may come through different shapes of one table (same identity key). */
+    private void emitDeletesByKey(List<Image> images, List<SqlBatch> out) {
+        RowShape textShape = images.get(0).shape();
+        int keyCols = textShape.identityNames().size();
         int done = 0;
         while (done < images.size()) {
             int n = chooseSize(images.size() - done, keyCols, 16L * keyCols);
             Object[] params = new Object[n * keyCols];
             int p = 0;
             for (int r = 0; r < n; r++) {
-                Object[] image = images.get(done + r);
-                for (int k = 0; k < keyCols; k++) params[p++] = shape.identityValue(image, k);
+                Image image = images.get(done + r);
+                for (int k = 0; k < keyCols; k++) params[p++] = image.shape().identityValue(image.values(), k);
             }
-            out.add(new SqlBatch(text(shape, SqlBatch.Kind.DELETE, n), params, n, SqlBatch.Kind.DELETE,
-                    shape.target().quotedName()));
+            out.add(new SqlBatch(deleteText(textShape, n), params, n, SqlBatch.Kind.DELETE,
+                    textShape.target().quotedName()));
             done += n;
         }
     }
@@ -191,6 +227,12 @@ public final class DmlBuilder {
         return new SqlBatch(sql, params, 1, SqlBatch.Kind.DELETE, table);
     }
 
+    /** A multi-row delete by key depends on the identity key alone: every shape of a table shares its text. */
+    private String deleteText(RowShape shape, int rows) {
+        return texts.computeIfAbsent(new TextKey(shape.target(), shape.identityNames(), SqlBatch.Kind.DELETE, rows),
+                k -> dialect.deleteByKey(shape.target().quotedName(), shape.identityNames(), rows));
+    }
+
     private String text(RowShape shape, SqlBatch.Kind kind, int rows) {
         return texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), kind, rows), k -> {
             String table = shape.target().quotedName();
@@ -198,7 +240,7 @@ public final class DmlBuilder {
                 case INSERT -> dialect.insert(table, shape.columns(), rows);
                 case UPSERT -> dialect.upsert(table, shape.columns(), shape.identityNames(), rows);
                 case REPLACE -> dialect.replace(table, shape.columns(), rows);
-                case DELETE -> dialect.deleteByKey(table, shape.identityNames(), rows);
+                case DELETE -> throw new IllegalStateException("deletes by key take deleteText");
                 case UPDATE -> throw new IllegalStateException("updates are single-row");
             };
         });

@@ -53,6 +53,7 @@ public final class CdcSinkConfig extends AbstractConfig {
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
     public static final String WORKER_COUNT = "worker.count";
     public static final String DECODE_THREADS = "decode.threads";
+    public static final String WARMUP_ENABLED = "warmup.enabled";
     public static final String DECODE_AHEAD_MAX_BYTES = "decode.ahead.max.bytes";
     public static final String MAX_TXN_ROWS = "max.txn.rows";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
@@ -243,6 +244,12 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "Threads per task that decode the records of each put() ahead of the task thread, which takes "
                         + "them in their order (every partition keeps its order). 0 decodes on the task thread.",
                 GROUP_APPLY, ++o, Width.SHORT, "Decode threads");
+        d.define(WARMUP_ENABLED, Type.BOOLEAN, true, Importance.LOW,
+                "Whether a new task compiles its hot paths (TLS's AES-GCM, decoding of input.format) on a thread of "
+                        + "its own while it waits for its first partitions (a new consumer group waits the broker's "
+                        + "group.initial.rebalance.delay.ms, 3 s by default). It touches no data and stops when "
+                        + "the partitions are assigned.",
+                GROUP_APPLY, ++o, Width.SHORT, "Cold-start warm-up");
         d.define(DECODE_AHEAD_MAX_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024),
                 Importance.LOW, "Most bytes of decoded records the decode threads hold ahead of the task thread. A "
                         + "decode thread starts a record only while what it holds ahead plus the record's received "
@@ -519,6 +526,10 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public int decodeThreads() {
         return getInt(DECODE_THREADS);
+    }
+
+    public boolean warmupEnabled() {
+        return getBoolean(WARMUP_ENABLED);
     }
 
     public int maxTxnRows() {

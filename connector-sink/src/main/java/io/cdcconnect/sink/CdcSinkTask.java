@@ -42,6 +42,8 @@ public final class CdcSinkTask extends SinkTask {
     private SinkMetrics metrics;
     private ErrantRecords errant;
     private RecordIntake intake;
+    /** Compiles the hot paths until the first partitions are assigned (null: not running). */
+    private ColdStartWarmup warmup;
 
     /** Where a task's pipeline comes from: the target over JDBC, or a model of it (the simulation of the core). */
     interface PipelineFactory {
@@ -128,12 +130,26 @@ public final class CdcSinkTask extends SinkTask {
                 metrics);
         intake = new RecordIntake(config, RecordDecoders.forConfig(config, skipped), decodeStage, pipeline, screen,
                 errant, metrics);
+        // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks
+        if (jmx && config.warmupEnabled()) {
+            warmup = ColdStartWarmup.start(config.inputWireFormat(), "cdc-sink-" + connector + "-" + taskId
+                    + "-warmup");
+        }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, {})", taskId, connector,
                 config.inputFormat(), errant.describe());
     }
 
+    /** Real work begins: the warm-up gives the cores back. */
+    private void stopWarmup() {
+        if (warmup != null) {
+            warmup.stop();
+            warmup = null;
+        }
+    }
+
     @Override
     public void open(Collection<TopicPartition> partitions) {
+        stopWarmup();
         if (pipeline == null) return;
         pipeline.assign(partitions.stream().map(tp -> new SourcePartition(tp.topic(), tp.partition())).toList());
         // a newly assigned partition holds nothing here. Connect keeps the partitions a task paused across a
@@ -161,6 +177,7 @@ public final class CdcSinkTask extends SinkTask {
 
     @Override
     public void put(Collection<SinkRecord> records) {
+        if (!records.isEmpty()) stopWarmup();
         if (intake.put(records) && context != null) {
             // a statement waits on other tasks, or partitions are held: come back soon even if every partition
             // is paused (Connect's poll would otherwise block until its next offset commit)
@@ -212,6 +229,7 @@ public final class CdcSinkTask extends SinkTask {
 
     @Override
     public void stop() {
+        stopWarmup();
         if (intake != null) {
             intake.close();
             intake = null;

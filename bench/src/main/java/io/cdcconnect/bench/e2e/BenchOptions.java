@@ -29,12 +29,12 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
      * transaction of 100k rows, and the workload over 64 tables.
      */
     public static final List<String> SHAPES = List.of("tasks2", "open", "avro", "dbz-breakdown", "txn100k",
-            "tables64");
+            "tables64", "ticdc");
 
     /** The issue's letters for the shapes: {@code --shapes a,b,c}. */
     private static final Map<String, List<String>> SHAPE_LETTERS = Map.of("a", List.of("tasks2"),
             "b", List.of("open", "avro"), "c", List.of("dbz-breakdown"), "e", List.of("txn100k"),
-            "f", List.of("tables64"));
+            "f", List.of("tables64"), "g", List.of("ticdc"));
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
@@ -60,10 +60,12 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                                     tasks.max=2, over topics of 8 partitions a further source connector
                                     writes), open, avro (our sink fed Open-protocol, Avro), dbz-breakdown
                                     (JsonConverter against our Debezium decoder, ns per record), txn100k
-                                    (one source transaction of 100k inserts), tables64 (the workload's
+                                    (one source transaction of 100k inserts), ticdc (the workload as a
+                                    TiCDC changefeed writes it: a commit time per source transaction),
+                                    tables64 (the workload's
                                     rows over 64 tables), both against plain JDBC on the same rows;
                                     all, or a (tasks2), b (open, avro), c (dbz-breakdown), e (txn100k),
-                                    f (tables64)
+                                    f (tables64), g (ticdc)
               --quick               8 tables x 1000 rows, 6000 changes: a smoke run
             """;
 

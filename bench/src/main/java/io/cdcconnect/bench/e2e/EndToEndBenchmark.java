@@ -158,6 +158,7 @@ public final class EndToEndBenchmark {
                 List<ShapeInput.Dataset> inputs = new ArrayList<>();
                 if (opts.shape("txn100k")) inputs.add(ShapeInput.txn100k());
                 if (opts.shape("tables64")) inputs.add(ShapeInput.tables64(workload));
+                if (opts.shape("ticdc")) inputs.add(ShapeInput.ticdc(workload));
                 for (ShapeInput.Dataset d : inputs) {
                     say("      " + d.shape() + ": writing " + d.rowChanges() + " row changes into " + d.prefix()
                             + ".* and a plain-JDBC reference copy (untimed)...");

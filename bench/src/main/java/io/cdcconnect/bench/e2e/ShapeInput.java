@@ -62,6 +62,16 @@ final class ShapeInput {
                 List.of(new Txn(1, big), new Txn(1, List.of(row(r, TXN_ROWS + 1)))));
     }
 
+    /**
+     * ticdc: the workload itself (its tables, preload and row changes) as a TiCDC changefeed writes it in Canal-JSON
+     * without the TiDB extension: every source transaction with a commit time of its own, one millisecond after the
+     * one before, so the sink sees the source's transactions (34,831 for the default workload) rather than the
+     * second-long groups a MariaDB binlog's timestamps give our source's messages.
+     */
+    static Dataset ticdc(SysbenchWorkload w) {
+        return new Dataset("ticdc", "otc", "bt_ticdc_ref", w.tables(), w.all());
+    }
+
     /** tables64: as many rows preloaded and row changes after as the workload, over 64 tables. */
     static Dataset tables64(SysbenchWorkload w) {
         int tables = 64;

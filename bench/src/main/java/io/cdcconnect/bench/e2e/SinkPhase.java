@@ -151,6 +151,8 @@ public final class SinkPhase {
         for (ShapeInput.Dataset d : ctx.shapeInputs.values()) {
             String what = d.shape().equals("txn100k")
                     ? "one source transaction of " + ShapeInput.TXN_ROWS + " inserts (then one of 1)"
+                    : d.shape().equals("ticdc") ? "the workload as a TiCDC changefeed writes it (a commit time per "
+                    + "source transaction, no TiDB extension)"
                     : "the workload's rows over " + d.tables() + " tables";
             v.add(new Variant("shape-" + d.shape() + "-jdbc", "shape " + d.shape() + ": plain JDBC, every change in "
                     + "order, windowed, " + ctx.options.ceilingConnections() + " connections, one transaction per "

@@ -1,5 +1,7 @@
 package io.cdcconnect.source;
 
+import io.cdcconnect.source.history.AssignedKafkaSchemaHistory;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -77,6 +79,9 @@ public final class DebeziumSettings {
         String history = connectorProps.getOrDefault(CdcSourceConfig.SCHEMA_HISTORY, CdcSourceConfig.KAFKA_SCHEMA_HISTORY);
         out.put(CdcSourceConfig.SCHEMA_HISTORY, history);
         if (CdcSourceConfig.KAFKA_SCHEMA_HISTORY.equals(history.trim())) {
+            // the same history, read back at a restart from its assigned partition, not through an empty consumer
+            // group that waits group.initial.rebalance.delay.ms (AssignedKafkaSchemaHistory)
+            out.put(CdcSourceConfig.SCHEMA_HISTORY, AssignedKafkaSchemaHistory.class.getName());
             String topic = connectorProps.get(CdcSourceConfig.SCHEMA_HISTORY_TOPIC);
             if (topic == null || topic.isBlank()) {
                 out.put(CdcSourceConfig.SCHEMA_HISTORY_TOPIC, prefix + ".schema-history");

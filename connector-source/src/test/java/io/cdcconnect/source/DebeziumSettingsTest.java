@@ -127,11 +127,24 @@ class DebeziumSettingsTest {
         leaked.retainAll(dbz.keySet());
         assertEquals(Set.of(), leaked, "settings of ours handed to Debezium");
         for (Map.Entry<String, String> e : debeziumSample().entrySet()) {
+            if (e.getKey().equals("schema.history.internal")) continue; // below
             assertEquals(e.getValue(), dbz.get(e.getKey()), e.getKey() + " must reach Debezium unchanged");
         }
+        // Debezium's Kafka schema history, read back by assignment instead of through an empty consumer group
+        assertEquals(io.cdcconnect.source.history.AssignedKafkaSchemaHistory.class.getName(),
+                dbz.get("schema.history.internal"));
         assertTrue(ours.keySet().containsAll(List.of("claim.check.storage.uri", "claim.check.raw.value",
                 "open.protocol.max.batch.size", "output.format", "schema.registry.url")));
         assertEquals("4096", dbz.get("max.batch.size"), "Debezium's max.batch.size is no longer shadowed by ours");
+    }
+
+    @Test
+    void anotherSchemaHistoryReachesDebeziumUnchanged() {
+        Map<String, String> props = new HashMap<>(debeziumSample());
+        props.put("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
+        props.put("schema.history.internal.file.filename", "/tmp/history.dat");
+        assertEquals("io.debezium.storage.file.history.FileSchemaHistory",
+                DebeziumSettings.forDebezium(props, SourceFlavor.MYSQL).get("schema.history.internal"));
     }
 
     @Test

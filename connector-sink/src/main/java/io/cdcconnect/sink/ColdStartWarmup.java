@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (formats that need a schema registry are left out: nothing here talks to a server).
  *
  * <p>It touches no data, no connection and no record, and stops as soon as the task receives its first records
- * ({@link #stop}), so on a broker without the delay it takes at most a few milliseconds of a core away from real work;
+ * ({@link #stop}), so on a broker without the delay it takes at most a few milliseconds of a core away from real work.
+ * Once one has run to its end in a worker, later tasks of the worker skip it (the compiled code is the JVM's).
  * {@code warmup.enabled=false} turns it off.
  */
 final class ColdStartWarmup implements Runnable {
@@ -48,6 +49,12 @@ final class ColdStartWarmup implements Runnable {
     static final int CRYPTO_BYTES = 12 * 1024 * 1024;
     /** Synthetic messages decoded: enough for C2 to compile the decoder's per-message and per-value paths. */
     static final int DECODE_MESSAGES = 20_000;
+
+    /**
+     * Input formats a warm-up of this JVM ran to its end for: compiled code serves every later task of the worker, so
+     * they skip it (a warm-up stopped early is tried again by the next task).
+     */
+    private static final java.util.Set<WireFormat> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final WireFormat format;
     private final String name;
@@ -71,8 +78,12 @@ final class ColdStartWarmup implements Runnable {
         this.decodeMessages = decodeMessages;
     }
 
-    /** Starts the warm-up on a daemon thread of its own. */
+    /**
+     * Starts the warm-up on a daemon thread of its own; null when one of this JVM already ran to its end for
+     * {@code format} (its compiled code serves this task too).
+     */
     static ColdStartWarmup start(WireFormat format, String threadName) {
+        if (WARMED.contains(format)) return null;
         ColdStartWarmup w = new ColdStartWarmup(format, threadName);
         Thread t = new Thread(w, threadName);
         t.setDaemon(true);
@@ -113,6 +124,7 @@ final class ColdStartWarmup implements Runnable {
             crypto(16);
             decode();
             finished = !stopped.get();
+            if (finished && cryptoBytes >= CRYPTO_BYTES && decodeMessages >= DECODE_MESSAGES) WARMED.add(format);
         } catch (Exception | LinkageError e) {
             // a warm-up that cannot run costs only speed; the task goes on without it
             LOG.debug("{}: warm-up ended early: {}", name, e.toString());

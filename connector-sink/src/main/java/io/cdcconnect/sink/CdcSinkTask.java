@@ -43,7 +43,7 @@ public final class CdcSinkTask extends SinkTask {
     private ErrantRecords errant;
     private RecordIntake intake;
     /** Compiles the hot paths until the first partitions are assigned (null: not running). */
-    private ColdStartWarmup warmup;
+    private io.cdcconnect.codec.util.StartupWarmup warmup;
 
     /** Where a task's pipeline comes from: the target over JDBC, or a model of it (the simulation of the core). */
     interface PipelineFactory {
@@ -132,8 +132,9 @@ public final class CdcSinkTask extends SinkTask {
                 errant, metrics);
         // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks
         if (jmx && config.warmupEnabled()) {
-            warmup = ColdStartWarmup.start(config.inputWireFormat(), "cdc-sink-" + connector + "-" + taskId
-                    + "-warmup");
+            warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(),
+                    io.cdcconnect.codec.util.StartupWarmup.Direction.DECODE, "cdc-sink-" + connector + "-" + taskId
+                            + "-warmup");
         }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, {})", taskId, connector,
                 config.inputFormat(), errant.describe());

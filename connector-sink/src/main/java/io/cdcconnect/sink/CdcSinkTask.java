@@ -133,8 +133,7 @@ public final class CdcSinkTask extends SinkTask {
         // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks
         if (jmx && config.warmupEnabled()) {
             warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(),
-                    io.cdcconnect.codec.util.StartupWarmup.Direction.DECODE, "cdc-sink-" + connector + "-" + taskId
-                            + "-warmup");
+                    "cdc-sink-" + connector + "-" + taskId + "-warmup");
         }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, {})", taskId, connector,
                 config.inputFormat(), errant.describe());

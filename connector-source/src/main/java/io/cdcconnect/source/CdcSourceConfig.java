@@ -47,7 +47,6 @@ public final class CdcSourceConfig extends AbstractConfig {
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
     public static final String ENCODER_THREADS = "encoder.threads";
     public static final String CONVERT_AHEAD_BATCHES = "convert.ahead.batches";
-    public static final String WARMUP_ENABLED = "warmup.enabled";
     public static final String ENCODER_MAX_INFLIGHT_BYTES = "encoder.max.inflight.bytes";
     public static final String ENCODER_CHUNK_EVENTS = "encoder.chunk.events";
     public static final String LARGE_MESSAGE_HANDLE = "large.message.handle.option";
@@ -265,10 +264,6 @@ public final class CdcSourceConfig extends AbstractConfig {
                         + "A batch converted ahead is dropped at a stop, before any of it is sent, so nothing is "
                         + "claimed twice. 0 converts on Connect's task thread inside poll().", GROUP_OUTPUT, ++o,
                 Width.SHORT, "Batches converted ahead");
-        def.define(WARMUP_ENABLED, Type.BOOLEAN, true, Importance.LOW,
-                "Whether a new task compiles its hot paths (TLS's AES-GCM, encoding of output.format) on a thread "
-                        + "of its own while Debezium connects and starts (about 1 s of one core, once per worker). "
-                        + "It touches no data.", GROUP_OUTPUT, ++o, Width.SHORT, "Start-up warm-up");
         def.define(ENCODER_MAX_INFLIGHT_BYTES, Type.LONG, 64L << 20, ConfigDef.Range.atLeast(1024), Importance.LOW,
                 "Bound on the bytes of events being encoded at once (estimated, then the encoded size); the task "
                         + "waits for encoders when it is reached.", GROUP_OUTPUT, ++o, Width.SHORT,
@@ -517,10 +512,6 @@ public final class CdcSourceConfig extends AbstractConfig {
 
     public int convertAheadBatches() {
         return getInt(CONVERT_AHEAD_BATCHES);
-    }
-
-    public boolean warmupEnabled() {
-        return getBoolean(WARMUP_ENABLED);
     }
 
     public long encoderMaxInFlightBytes() {

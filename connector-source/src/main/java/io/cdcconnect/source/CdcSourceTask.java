@@ -80,9 +80,6 @@ public class CdcSourceTask extends SourceTask {
         }
     }
 
-    /** Compiles the hot paths while Debezium starts (null: not running). */
-    private volatile io.cdcconnect.codec.util.StartupWarmup warmup;
-
     @Override
     public void start(Map<String, String> props) {
         CdcSourceConfig config = new CdcSourceConfig(props);
@@ -91,12 +88,6 @@ public class CdcSourceTask extends SourceTask {
         String transformWarning = io.cdcconnect.codec.ConverterRules.transformWarning("source task " + name,
                 config.outputFormat(), props);
         if (transformWarning != null) LOG.warn(transformWarning);
-        if (config.warmupEnabled()) {
-            // on a core of its own while the checks and Debezium connect: the TLS of the binlog and snapshot
-            // connections and the encoders are compiled before the first rows arrive
-            warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.outputFormat(),
-                    io.cdcconnect.codec.util.StartupWarmup.Direction.ENCODE, "cdc-source-" + name + "-warmup");
-        }
         if (config.startupChecks()) {
             CdcSourceConnector.checkServer(config);
         }
@@ -344,7 +335,6 @@ public class CdcSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopping = true;
-        if (warmup != null) warmup.stop();
         try {
             // the thread converting ahead leaves Debezium's poll before Debezium stops
             if (ahead != null) ahead.close();

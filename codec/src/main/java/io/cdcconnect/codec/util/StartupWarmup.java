@@ -20,37 +20,35 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Compiles a connector's hot paths on a thread of its own when a task starts, so that its first records do not run
- * through the JVM's interpreter.
+ * Compiles the sink's hot paths on a thread of its own while a new task waits for its first partitions, so that its
+ * first records do not run through the JVM's interpreter.
  *
  * <p>Profiled in a freshly started worker (docs/benchmarks.md), the sink's apply workers spent half their CPU in TLS
  * 1.3's AES-GCM (the JDK's {@code GHASH} before C2 compiles it and takes its CPU intrinsic), and its task thread in
  * decoding. A warm-up runs {@link AesGcmWarmup} (encryption and decryption, as a connection to the database does both),
- * then the task's wire format on synthetic sysbench-like rows: the sink's {@link Direction#DECODE} decodes messages,
- * the source's {@link Direction#ENCODE} encodes rows. Formats that need a schema registry skip the format part:
- * nothing here talks to a server.
+ * then decodes the task's wire format on synthetic sysbench-like messages. Formats that need a schema registry skip
+ * that part: nothing here talks to a server. A task that joins an empty consumer group waits the broker's
+ * {@code group.initial.rebalance.delay.ms} (3 s by default) for its partitions: the warm-up runs in that wait.
  *
  * <p>It touches no data, no connection and no record. {@link #stop} ends it at once (the sink stops it when its task's
- * partitions are assigned: real work begins). Once one has run to its end in a JVM for a direction and format, later
- * tasks there skip it: the compiled code is the JVM's.
+ * partitions are assigned: real work begins). Once one has run to its end in a JVM for a format, later tasks there
+ * skip it: the compiled code is the JVM's. The source has no such wait: measured with a warm-up beside Debezium's
+ * start, its cold snapshot was no faster (its connections carried no TLS) and the warm-up took 2 s of a core, so it
+ * has none.
  */
 public final class StartupWarmup implements Runnable {
-
-    /** What a task does with its wire format. */
-    public enum Direction { ENCODE, DECODE }
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupWarmup.class);
 
     /** Bytes encrypted and decrypted: enough loop iterations for C2 to compile GHASH and AES-CTR. */
     public static final long CRYPTO_BYTES = 24L * 1024 * 1024;
-    /** Synthetic messages encoded or decoded: enough for C2 to compile the per-message and per-value paths. */
+    /** Synthetic messages decoded: enough for C2 to compile the per-message and per-value paths. */
     public static final int FORMAT_MESSAGES = 20_000;
 
-    /** Direction and format pairs a warm-up of this JVM ran to its end for. */
-    private static final Set<String> WARMED = ConcurrentHashMap.newKeySet();
+    /** Formats a warm-up of this JVM ran to its end for. */
+    private static final Set<WireFormat> WARMED = ConcurrentHashMap.newKeySet();
 
     private final WireFormat format;
-    private final Direction direction;
     private final String name;
     private final long cryptoBytes;
     private final int formatMessages;
@@ -60,9 +58,8 @@ public final class StartupWarmup implements Runnable {
     private volatile boolean finished;
 
     /** With smaller amounts of work (tests). */
-    StartupWarmup(WireFormat format, Direction direction, String name, long cryptoBytes, int formatMessages) {
+    StartupWarmup(WireFormat format, String name, long cryptoBytes, int formatMessages) {
         this.format = format;
-        this.direction = direction;
         this.name = name;
         this.cryptoBytes = cryptoBytes;
         this.formatMessages = formatMessages;
@@ -70,11 +67,11 @@ public final class StartupWarmup implements Runnable {
 
     /**
      * Starts a warm-up on a daemon thread named {@code threadName}; null when one of this JVM already ran to its end
-     * for {@code direction} and {@code format}.
+     * for {@code format}.
      */
-    public static StartupWarmup start(WireFormat format, Direction direction, String threadName) {
-        if (WARMED.contains(direction + "/" + format)) return null;
-        StartupWarmup w = new StartupWarmup(format, direction, threadName, CRYPTO_BYTES, FORMAT_MESSAGES);
+    public static StartupWarmup start(WireFormat format, String threadName) {
+        if (WARMED.contains(format)) return null;
+        StartupWarmup w = new StartupWarmup(format, threadName, CRYPTO_BYTES, FORMAT_MESSAGES);
         Thread t = new Thread(w, threadName);
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
@@ -92,7 +89,7 @@ public final class StartupWarmup implements Runnable {
         return encryptedBytes;
     }
 
-    /** Synthetic messages encoded or decoded so far. */
+    /** Synthetic messages decoded so far. */
     long formatted() {
         return formatted;
     }
@@ -110,18 +107,18 @@ public final class StartupWarmup implements Runnable {
             format();
             finished = !stopped.get();
             if (finished && cryptoBytes >= CRYPTO_BYTES && formatMessages >= FORMAT_MESSAGES) {
-                WARMED.add(direction + "/" + format);
+                WARMED.add(format);
             }
         } catch (Exception | LinkageError e) {
             // a warm-up that cannot run costs only speed; the task goes on without it
             LOG.debug("{}: warm-up ended early: {}", name, e.toString());
         }
-        LOG.info("{}: start-up warm-up {} after {} ms ({} MiB through AES-GCM, {} {} messages {}d)", name,
+        LOG.info("{}: start-up warm-up {} after {} ms ({} MiB through AES-GCM, {} {} messages decoded)", name,
                 finished ? "done" : "stopped", (System.nanoTime() - start) / 1_000_000, encryptedBytes >> 20,
-                formatted, format.configName(), direction.name().toLowerCase(java.util.Locale.ROOT));
+                formatted, format.configName());
     }
 
-    /** Encodes, or decodes, synthetic sysbench-like messages of the format with an encoder or decoder of its own. */
+    /** Decodes synthetic sysbench-like messages of the format with a decoder of its own. */
     private void format() {
         if (format.needsSchemaRegistry() || !format.codecDecoded()) return;
         TableInfo table = TableInfo.of("cdc_warmup", "t", List.of(
@@ -130,18 +127,10 @@ public final class StartupWarmup implements Runnable {
                 ColumnInfo.of("c", MySqlType.STRING, 0),
                 ColumnInfo.of("pad", MySqlType.STRING, 0)));
         EventEncoder encoder = format.encoder(Map.of());
-        int rows = direction == Direction.ENCODE ? formatMessages : Math.min(256, formatMessages);
         List<EncodedMessage> messages = new ArrayList<>();
-        for (int i = 0; i < rows && !stopped.get(); i++) {
-            List<EncodedMessage> out = encoder.encode("cdc_warmup", change(table, i));
-            if (direction == Direction.DECODE) {
-                messages.addAll(out);
-            } else {
-                formatted++;
-            }
-        }
+        for (int i = 0; i < 256 && !stopped.get(); i++) messages.addAll(encoder.encode("cdc_warmup", change(table, i)));
         messages.addAll(encoder.flush());
-        if (direction == Direction.ENCODE || messages.isEmpty()) return;
+        if (messages.isEmpty()) return;
         EventDecoder decoder = format.decoder(Map.of());
         for (int n = 0; n < formatMessages && !stopped.get(); n++) {
             EncodedMessage m = messages.get(n % messages.size());

@@ -263,6 +263,21 @@ public final class BenchReport {
                 md.append(line.length() == 0 ? "(no statement meters)" : line).append('\n');
             }
         }
+        StringBuilder waits = new StringBuilder();
+        for (SinkPhase.Result r : sinks) {
+            Double after = r.jmx().get(SinkPhase.PARTITIONS_AFTER);
+            if (after == null || after.isNaN() || !r.ok()) continue;
+            if (waits.length() > 0) waits.append("; ");
+            waits.append(r.variant().id()).append(String.format(Locale.ROOT, " %.1f s of %.1f s (%s rows/s from then)",
+                    after, r.seconds(), f0(r.rows() / (r.seconds() - after))));
+        }
+        if (waits.length() > 0) {
+            md.append("
+When each Kafka sink got its first partitions, counted from its task running (Connect's "
+                    + "`sink-task-metrics` `partition-count`, polled every 200 ms; before it the consumer group's "
+                    + "join, which a new group's first member waits `group.initial.rebalance.delay.ms`, 3 s on "
+                    + "this broker as on Kafka's default): ").append(waits).append(".\n");
+        }
         if (pg != null) {
             for (PostgresSinkPhase.Result r : pg.results()) {
                 if (r.jmx().isEmpty()) continue;

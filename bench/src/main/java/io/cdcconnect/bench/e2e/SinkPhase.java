@@ -320,10 +320,13 @@ public final class SinkPhase {
             if (v.kind() != Kind.CEILING) ctx.control.delete(v.connector());
         }
         if (r.ok()) {
+            Double assigned = r.jmx().get(PARTITIONS_AFTER);
             say(String.format("      %s: %.1f s, %.0f rows/s; Questions %d, Com_stmt_prepare %d, Com_stmt_execute %d,"
-                            + " peak Prepared_stmt_count %d", v.id(), r.seconds(), r.rowsPerSecond(),
+                            + " peak Prepared_stmt_count %d%s", v.id(), r.seconds(), r.rowsPerSecond(),
                     r.counters().questions(), r.counters().get("Com_stmt_prepare"),
-                    r.counters().get("Com_stmt_execute"), r.counters().peakPreparedStatements()));
+                    r.counters().get("Com_stmt_execute"), r.counters().peakPreparedStatements(),
+                    assigned == null || assigned.isNaN() ? "" : String.format("; first partitions after %.1f s, "
+                            + "%.0f rows/s from then", assigned, r.rows() / (r.seconds() - assigned))));
         } else {
             say("      " + v.id() + " FAILED: " + r.error());
         }
@@ -363,7 +366,13 @@ public final class SinkPhase {
         long total = ctx.meter.endOffsetSum(v.topics());
         boolean marked = false;
         long lag;
+        // when Connect's consumer gave the task its first partitions (Connect's own sink-task-metrics): the time
+        // before that is the group's join, which a new group's first member waits group.initial.rebalance.delay.ms
+        double assignedAfter = Double.NaN;
         while ((lag = ctx.meter.lag(group, v.topics())) > 0) {
+            if (Double.isNaN(assignedAfter) && partitionsAssigned(v.connector())) {
+                assignedAfter = (System.nanoTime() - t0) / 1e9;
+            }
             if (!marked && lag <= total / 2) {
                 counters.mark();
                 marked = true;
@@ -388,8 +397,23 @@ public final class SinkPhase {
             t1 = System.nanoTime();
         }
         ServerCounters.Delta d = counters.stop();
-        Map<String, Double> jmx = SinkJmx.read(ctx.connect, v.connector());
+        Map<String, Double> jmx = new java.util.TreeMap<>(SinkJmx.read(ctx.connect, v.connector()));
+        jmx.put(PARTITIONS_AFTER, assignedAfter);
         return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
+    }
+
+    /** The seconds from the task running to its first partitions, kept with the result's JMX figures. */
+    static final String PARTITIONS_AFTER = "bench-partitions-assigned-after-s";
+
+    /** Whether Connect's consumer has given the connector's tasks a partition (polled every 200 ms). */
+    private boolean partitionsAssigned(String connector) {
+        try {
+            Double n = ctx.connect.workerMetrics("kafka.connect:type=sink-task-metrics,connector=" + connector
+                    + ",task=*").get("partition-count");
+            return n != null && n > 0;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Compares target and source; the statements it sends are subtracted from the window's Questions. */

@@ -272,8 +272,7 @@ public final class BenchReport {
                     after, r.seconds(), f0(r.rows() / (r.seconds() - after))));
         }
         if (waits.length() > 0) {
-            md.append("
-When each Kafka sink got its first partitions, counted from its task running (Connect's "
+            md.append("\nWhen each Kafka sink got its first partitions, counted from its task running (Connect's "
                     + "`sink-task-metrics` `partition-count`, polled every 200 ms; before it the consumer group's "
                     + "join, which a new group's first member waits `group.initial.rebalance.delay.ms`, 3 s on "
                     + "this broker as on Kafka's default): ").append(waits).append(".\n");

@@ -54,21 +54,10 @@ public final class DmlBuilder {
     /** Appends to {@code out} the statements that apply {@code rows} (all of one table, in source order). */
     public void build(RowShape shape, List<RowChange> rows, boolean safe, List<SqlBatch> out) {
         if (safe && shape.hasIdentity()) {
-            buildNetEffect(java.util.Collections.nCopies(rows.size(), shape), rows, out);
+            buildSafe(java.util.Collections.nCopies(rows.size(), shape), rows, out);
         } else {
             buildOrdered(shape, rows, out);
         }
-    }
-
-    /**
-     * In safe mode, the statements for {@code rows} of one target table that arrive through several shapes (Avro
-     * deletes carry only the key columns, so a table's rows alternate between two shapes): {@code shapes.get(i)} is
-     * row {@code i}'s. Every shape must have the table's identity key ({@link #canMergeShapes}). The net effect per
-     * identity is taken over all the rows, whatever their shape, so a change of shape does not end a multi-row
-     * statement: the deletes go by key in one family of statements, the upserts in one family per shape.
-     */
-    public void buildSafe(List<RowShape> shapes, List<RowChange> rows, List<SqlBatch> out) {
-        buildNetEffect(shapes, rows, out);
     }
 
     /** Whether rows of these shapes (all of one target table) may be written together by {@link #buildSafe}. */
@@ -87,7 +76,14 @@ public final class DmlBuilder {
     private record Image(RowShape shape, Object[] values) {
     }
 
-    private void buildNetEffect(List<RowShape> shapes, List<RowChange> rows, List<SqlBatch> out) {
+    /**
+     * In safe mode, the statements for {@code rows} of one target table that arrive through several shapes (Avro
+     * deletes carry only the key columns, so a table's rows alternate between two shapes): {@code shapes.get(i)} is
+     * row {@code i}'s. Every shape must have the table's identity key ({@link #canMergeShapes}). The net effect per
+     * identity is taken over all the rows, whatever their shape, so a change of shape does not end a multi-row
+     * statement: the deletes go by key in one family of statements, the upserts in one family per shape.
+     */
+    public void buildSafe(List<RowShape> shapes, List<RowChange> rows, List<SqlBatch> out) {
         LinkedHashMap<Object, Image> deletes = new LinkedHashMap<>();
         LinkedHashMap<Object, Image> upserts = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++) {

@@ -7,6 +7,7 @@ import io.cdcconnect.source.emit.Encoders;
 import io.cdcconnect.source.emit.Message;
 import io.cdcconnect.source.emit.MessageEncoder;
 import io.cdcconnect.source.emit.Outgoing;
+import io.cdcconnect.source.engine.LastEventSummary;
 import io.cdcconnect.source.metrics.SourceMetrics;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.data.Schema;
@@ -52,6 +53,8 @@ public class CdcSourceTask extends SourceTask {
             new java.util.concurrent.ConcurrentHashMap<>();
     static final long PREDECESSOR_STOP_WAIT_MS = 30_000;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    /** Keeps Debezium's metrics from formatting every event (set once Debezium's task has started). */
+    private LastEventSummary lastEventSummary;
     /** Debezium's offset last handed to Connect; a record that claims nothing repeats it (a null offset would delete it). */
     private Map<String, ?> lastOffset;
     /** Converts batches ahead of Connect (convert.ahead.batches); null when poll() converts on Connect's thread. */
@@ -121,6 +124,9 @@ public class CdcSourceTask extends SourceTask {
                     e.getClass().getSimpleName());
             return;
         }
+        // Debezium's LastEvent metric would print every event's columns into a string nothing reads (LastEventSummary)
+        lastEventSummary = new LastEventSummary(debezium);
+        lastEventSummary.refresh();
         if (config.convertAheadBatches() > 0) {
             ahead = new ConvertAhead(this::convertNext, config.convertAheadBatches(), "cdc-source-" + name);
         }
@@ -186,6 +192,7 @@ public class CdcSourceTask extends SourceTask {
     private List<SourceRecord> convertNext() throws InterruptedException {
         if (stopping) return null;
         List<SourceRecord> in = debezium.poll();
+        lastEventSummary.refresh();
         if (in != null) metrics.polled(in.size());
         List<Outgoing> events = new ArrayList<>();
         if (in != null) {

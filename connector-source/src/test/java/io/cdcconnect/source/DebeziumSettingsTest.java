@@ -148,6 +148,21 @@ class DebeziumSettingsTest {
     }
 
     @Test
+    void debeziumsDefaultTopicNamingIsTheCachedOneAndAnotherPassesUnchanged() {
+        Map<String, String> props = new HashMap<>(debeziumSample());
+        String cached = io.cdcconnect.source.engine.CachedTopicNaming.class.getName();
+        assertEquals(cached, DebeziumSettings.forDebezium(props, SourceFlavor.MARIADB).get("topic.naming.strategy"));
+        props.put("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy");
+        assertEquals(cached, DebeziumSettings.forDebezium(props, SourceFlavor.MARIADB).get("topic.naming.strategy"));
+        props.put("topic.naming.strategy", "io.debezium.schema.SchemaTopicNamingStrategy");
+        assertEquals("io.debezium.schema.SchemaTopicNamingStrategy",
+                DebeziumSettings.forDebezium(props, SourceFlavor.MARIADB).get("topic.naming.strategy"));
+        // Debezium's context headers are never on our records: not computed either, whatever the user wrote
+        props.put("extended.headers.enabled", "true");
+        assertEquals("false", DebeziumSettings.forDebezium(props, SourceFlavor.MARIADB).get("extended.headers.enabled"));
+    }
+
+    @Test
     void ourSettingsAreTheConfigDefsKeysBesideTheDebeziumOnesItDeclares() {
         Set<String> names = CdcSourceConfig.configDef().names();
         Set<String> ours = names.stream().filter(CdcSourceConfig::isOwnSetting).collect(Collectors.toSet());

@@ -106,10 +106,12 @@ public final class SnapshotBenchmark {
                     String name = "snap-" + v.id() + "-r" + r;
                     long start = System.nanoTime();
                     connect.putConnector(name, config);
-                    awaitRows(admin, prefix, tables, expected, Duration.ofMinutes(10));
+                    long first = awaitRows(admin, prefix, tables, expected, Duration.ofMinutes(10));
                     double s = (System.nanoTime() - start) / 1e9;
+                    double toFirst = (first - start) / 1e9;
                     secs.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(s);
-                    say(String.format("round %d, %s: %.1f s, %,.0f rows/s", r, v.id(), s, expected / s));
+                    say(String.format("round %d, %s: %.1f s, %,.0f rows/s; first message after %.1f s, then %,.0f"
+                            + " rows/s", r, v.id(), s, expected / s, toFirst, expected / (s - toFirst)));
                     connect.deleteConnector(name);
                 }
             }
@@ -135,8 +137,11 @@ public final class SnapshotBenchmark {
         return c;
     }
 
-    /** Waits until the tables' topics of {@code prefix} hold {@code expected} messages. */
-    private static void awaitRows(Admin admin, String prefix, int tables, long expected, Duration timeout)
+    /**
+     * Waits until the tables' topics of {@code prefix} hold {@code expected} messages; returns the {@link System#nanoTime}
+     * at which the first of them was seen (to the 100 ms of the polling).
+     */
+    private static long awaitRows(Admin admin, String prefix, int tables, long expected, Duration timeout)
             throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
@@ -144,6 +149,7 @@ public final class SnapshotBenchmark {
             ask.put(new TopicPartition(prefix + "." + DB + "." + SysbenchWorkload.table(t), 0), OffsetSpec.latest());
         }
         long seen = 0;
+        long first = 0;
         while (System.nanoTime() < deadline) {
             seen = 0;
             for (TopicPartition tp : ask.keySet()) {
@@ -155,7 +161,8 @@ public final class SnapshotBenchmark {
                     // the topic is not created yet
                 }
             }
-            if (seen >= expected) return;
+            if (seen > 0 && first == 0) first = System.nanoTime();
+            if (seen >= expected) return first;
             Thread.sleep(100);
         }
         throw new IllegalStateException("only " + seen + " of " + expected + " messages under " + prefix);

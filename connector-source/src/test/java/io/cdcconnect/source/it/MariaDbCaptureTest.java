@@ -98,6 +98,15 @@ class MariaDbCaptureTest {
         return row.current()[i];
     }
 
+    /** The LastEvent attribute of Debezium's snapshot or streaming metrics bean of the connector with that prefix. */
+    private static String debeziumLastEvent(String context, String prefix) throws Exception {
+        javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        var names = jmx.queryNames(new javax.management.ObjectName(
+                "debezium.*:type=connector-metrics,context=" + context + ",server=" + prefix + ",*"), null);
+        assertEquals(1, names.size(), "Debezium's " + context + " metrics of " + prefix + ": " + names);
+        return (String) jmx.getAttribute(names.iterator().next(), "LastEvent");
+    }
+
     @Test
     void snapshotThenStreamOfAllTypesKeepsValuesTransactionsAndDdlOrder() throws Exception {
         String d = "cap_types";
@@ -133,6 +142,7 @@ class MariaDbCaptureTest {
             int firstRow = indexOf(snap, RowChange.class);
             assertTrue(firstDdl < firstRow);
             assertTrue(snap.stream().allMatch(x -> x.topic().equals("it." + d + ".t") && x.partition() == 0));
+            assertEquals(d + ".t", debeziumLastEvent("snapshot", "it"));
 
             RowChange full = rows(snap).get(0);
             assertEquals(RowChange.Op.INSERT, full.op());
@@ -389,6 +399,9 @@ class MariaDbCaptureTest {
             assertEquals("b", col(rows.get(1), "v"));
             assertTrue(rows.get(1).commitTs() > rows.get(0).commitTs());
             assertEquals("my." + d + ".t", task.records().get(task.records().size() - 1).topic());
+            // Debezium's snapshot LastEvent names the table and no longer prints the row (LastEventSummary; the
+            // streaming bean's LastEvent is the binlog reader's own, the last binlog event's header)
+            assertEquals(d + ".t", debeziumLastEvent("snapshot", "my"));
         } finally {
             db.execute("DROP DATABASE IF EXISTS " + d);
         }

@@ -3,6 +3,7 @@ package io.cdcconnect.source;
 import io.cdcconnect.codec.ConverterRules;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.source.check.StartupChecks;
+import io.cdcconnect.source.engine.DdlParserWarmup;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -43,6 +44,8 @@ public class CdcSourceConnector extends SourceConnector {
         } catch (ConfigException e) {
             throw new ConnectException("invalid source connector configuration: " + e.getMessage(), e);
         }
+        // the snapshot's first DDL, parsed while the checks run and Connect starts the task (DdlParserWarmup)
+        if (config.warmupEnabled()) DdlParserWarmup.start(config.flavor());
         if (config.startupChecks()) {
             checkServer(config);
         }

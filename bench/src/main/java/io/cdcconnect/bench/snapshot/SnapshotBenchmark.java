@@ -78,6 +78,20 @@ public final class SnapshotBenchmark {
                 new Variant("dbz", "Debezium MariaDB + JsonConverter (schemas on), defaults", false, Map.of()),
                 new Variant("dbz-2threads", "Debezium MariaDB + JsonConverter, snapshot.max.threads=2", false,
                         Map.of("snapshot.max.threads", "2")));
+        String only = System.getProperty("bench.snapshot.variants");
+        if (only != null && !only.isBlank()) {
+            // -Dbench.snapshot.variants=ours-2threads,dbz: these variants, in this order (the first of each plugin
+            // in round 1 is that plugin's cold run)
+            Map<String, Variant> byId = new LinkedHashMap<>();
+            for (Variant v : variants) byId.put(v.id(), v);
+            List<Variant> chosen = new ArrayList<>();
+            for (String id : only.split(",")) {
+                Variant v = byId.get(id.trim());
+                if (v == null) throw new IllegalArgumentException("no variant " + id + "; variants: " + byId.keySet());
+                chosen.add(v);
+            }
+            variants = chosen;
+        }
         say("starting MariaDB 11.4 and, each in a child JVM, a Kafka broker and a Connect worker...");
         EmbeddedMariaDb db = EmbeddedMariaDb.start(work.resolve("mariadb"), 1);
         Map<String, String> worker = new HashMap<>();

@@ -133,7 +133,8 @@ public final class CdcSinkTask extends SinkTask {
         // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks
         if (jmx && config.warmupEnabled()) {
             warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(),
-                    "cdc-sink-" + connector + "-" + taskId + "-warmup");
+                    "cdc-sink-" + connector + "-" + taskId + "-warmup",
+                    io.cdcconnect.sink.ddl.sql.MySqlDdlParser::warmUp);
         }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, {})", taskId, connector,
                 config.inputFormat(), errant.describe());

@@ -106,6 +106,8 @@ public class CdcSourceConnector extends SourceConnector {
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
+        // Connect validates a new connector's settings before it starts it: the earliest moment to warm the parser
+        startWarmup(connectorConfigs);
         Config config = validateSettings(connectorConfigs);
         List<ConfigValue> values = new ArrayList<>(config.configValues());
         for (ConverterRules.Problem p : converterProblems(connectorConfigs)) {
@@ -114,6 +116,17 @@ public class CdcSourceConnector extends SourceConnector {
             values.add(v);
         }
         return new Config(values);
+    }
+
+    /** {@link DdlParserWarmup} of the settings' flavour, unless they turn it off or do not parse (validation says why). */
+    private static void startWarmup(Map<String, String> props) {
+        CdcSourceConfig config;
+        try {
+            config = new CdcSourceConfig(props);
+        } catch (RuntimeException e) {
+            return;
+        }
+        if (config.warmupEnabled()) DdlParserWarmup.start(config.flavor());
     }
 
     /**

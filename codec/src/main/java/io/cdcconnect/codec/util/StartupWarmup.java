@@ -25,16 +25,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Profiled in a freshly started worker (docs/benchmarks.md), the sink's apply workers spent half their CPU in TLS
  * 1.3's AES-GCM (the JDK's {@code GHASH} before C2 compiles it and takes its CPU intrinsic), and its task thread in
- * decoding. A warm-up runs {@link AesGcmWarmup} (encryption and decryption, as a connection to the database does both),
+ * decoding. A warm-up first runs the caller's own step (the sink reads typical DDL with its parser: a stream that
+ * begins with its tables' DDL holds their rows behind it, and the grammar's first statements in a fresh JVM take about
+ * half a second), then {@link AesGcmWarmup} (encryption and decryption, as a connection to the database does both),
  * then decodes the task's wire format on synthetic sysbench-like messages. Formats that need a schema registry skip
  * that part: nothing here talks to a server. A task that joins an empty consumer group waits the broker's
  * {@code group.initial.rebalance.delay.ms} (3 s by default) for its partitions: the warm-up runs in that wait.
  *
  * <p>It touches no data, no connection and no record. {@link #stop} ends it at once (the sink stops it when its task's
  * partitions are assigned: real work begins). Once one has run to its end in a JVM for a format, later tasks there
- * skip it: the compiled code is the JVM's. The source has no such wait: measured with a warm-up beside Debezium's
+ * skip it: the compiled code is the JVM's. The source has no such wait: measured with this warm-up beside Debezium's
  * start, its cold snapshot was no faster (its connections carried no TLS) and the warm-up took 2 s of a core, so it
- * has none.
+ * runs only a warm-up of Debezium's DDL parser (connector-source's {@code DdlParserWarmup}).
  */
 public final class StartupWarmup implements Runnable {
 
@@ -50,6 +52,7 @@ public final class StartupWarmup implements Runnable {
 
     private final WireFormat format;
     private final String name;
+    private final Runnable first;
     private final long cryptoBytes;
     private final int formatMessages;
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -58,20 +61,22 @@ public final class StartupWarmup implements Runnable {
     private volatile boolean finished;
 
     /** With smaller amounts of work (tests). */
-    StartupWarmup(WireFormat format, String name, long cryptoBytes, int formatMessages) {
+    StartupWarmup(WireFormat format, String name, Runnable first, long cryptoBytes, int formatMessages) {
         this.format = format;
         this.name = name;
+        this.first = first;
         this.cryptoBytes = cryptoBytes;
         this.formatMessages = formatMessages;
     }
 
     /**
-     * Starts a warm-up on a daemon thread named {@code threadName}; null when one of this JVM already ran to its end
-     * for {@code format}.
+     * Starts a warm-up on a daemon thread named {@code threadName}, beginning with {@code first} (may be null: a step
+     * of the caller's, such as reading typical DDL; it must touch no data and no server, and be short); null when one
+     * of this JVM already ran to its end for {@code format}.
      */
-    public static StartupWarmup start(WireFormat format, String threadName) {
+    public static StartupWarmup start(WireFormat format, String threadName, Runnable first) {
         if (WARMED.contains(format)) return null;
-        StartupWarmup w = new StartupWarmup(format, threadName, CRYPTO_BYTES, FORMAT_MESSAGES);
+        StartupWarmup w = new StartupWarmup(format, threadName, first, CRYPTO_BYTES, FORMAT_MESSAGES);
         Thread t = new Thread(w, threadName);
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
@@ -103,6 +108,7 @@ public final class StartupWarmup implements Runnable {
     public void run() {
         long start = System.nanoTime();
         try {
+            if (first != null && !stopped.get()) first.run();
             encryptedBytes = AesGcmWarmup.run(cryptoBytes, stopped::get);
             format();
             finished = !stopped.get();

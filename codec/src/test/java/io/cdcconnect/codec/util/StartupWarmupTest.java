@@ -14,8 +14,10 @@ class StartupWarmupTest {
     @Test
     void runsAesGcmAndDecodesTheFormat() {
         for (WireFormat format : new WireFormat[]{WireFormat.CANAL_JSON, WireFormat.OPEN_PROTOCOL}) {
-            StartupWarmup w = new StartupWarmup(format, "test", CRYPTO, 500);
+            java.util.concurrent.atomic.AtomicInteger firstRuns = new java.util.concurrent.atomic.AtomicInteger();
+            StartupWarmup w = new StartupWarmup(format, "test", firstRuns::incrementAndGet, CRYPTO, 500);
             w.run();
+            assertEquals(1, firstRuns.get(), "the caller's step runs first, once");
             assertTrue(w.finished(), format.toString());
             assertEquals(CRYPTO, w.encryptedBytes(), format.toString());
             assertEquals(500, w.formatted(), format.toString());
@@ -24,7 +26,7 @@ class StartupWarmupTest {
 
     @Test
     void aFormatThatNeedsASchemaRegistryRunsOnlyTheCipher() {
-        StartupWarmup w = new StartupWarmup(WireFormat.AVRO, "test", CRYPTO, 500);
+        StartupWarmup w = new StartupWarmup(WireFormat.AVRO, "test", null, CRYPTO, 500);
         w.run();
         assertTrue(w.finished());
         assertEquals(CRYPTO, w.encryptedBytes());
@@ -33,10 +35,12 @@ class StartupWarmupTest {
 
     @Test
     void stopsAsSoonAsAsked() {
-        StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, "test", Long.MAX_VALUE,
+        java.util.concurrent.atomic.AtomicInteger firstRuns = new java.util.concurrent.atomic.AtomicInteger();
+        StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, "test", firstRuns::incrementAndGet, Long.MAX_VALUE,
                 Integer.MAX_VALUE);
         w.stop();
         w.run();
+        assertEquals(0, firstRuns.get(), "a stopped warm-up runs nothing of the caller's either");
         assertFalse(w.finished());
         assertEquals(0, w.encryptedBytes());
         assertEquals(0, w.formatted());

@@ -18,6 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The sink's one reading of DDL text: what it accepts, what it writes out, and what it refuses with which reason. */
 class MySqlDdlParserTest {
 
+    @Test
+    void theWarmUpsStatementsAreEveryOneReadAsTheKindTheyAre() {
+        assertEquals(MySqlDdlParser.WARM_UP.size(), MySqlDdlParser.warmUp());
+        assertEquals(Kind.CREATE_TABLE, MySqlDdlParser.parse(MySqlDdlParser.WARM_UP.get(1)).kind());
+    }
+
     private static String mysql(String sql) {
         return MySqlDdlParser.parse(sql).canonical();
     }

@@ -45,7 +45,6 @@ public final class CdcSourceConfig extends AbstractConfig {
     /** Debezium's setting (events per batch of its queue), passed through; ours was once named so. */
     public static final String DEBEZIUM_MAX_BATCH_SIZE = "max.batch.size";
     public static final String STARTUP_CHECKS = "startup.checks.enabled";
-    public static final String WARMUP_ENABLED = "warmup.enabled";
     public static final String ENCODER_THREADS = "encoder.threads";
     public static final String CONVERT_AHEAD_BATCHES = "convert.ahead.batches";
     public static final String ENCODER_MAX_INFLIGHT_BYTES = "encoder.max.inflight.bytes";
@@ -167,12 +166,6 @@ public final class CdcSourceConfig extends AbstractConfig {
                         + "database.user has the privileges it needs; fail with a message saying how to fix what is "
                         + "wrong. Turn off only for servers that hide these variables.",
                 GROUP_SOURCE, ++o, Width.SHORT, "Start-up checks");
-        def.define(WARMUP_ENABLED, Type.BOOLEAN, true, Importance.LOW,
-                "Whether the connector and task, when they start, parse a set of typical DDL statements with "
-                        + "Debezium's DDL parser on a thread of their own, once per worker JVM: a snapshot parses "
-                        + "every table's CREATE TABLE before its first row, and the parser's first statements in a "
-                        + "fresh JVM take about 2 s. It touches no server.",
-                GROUP_SOURCE, ++o, Width.SHORT, "Cold-start warm-up");
 
         o = 0;
         def.define(OUTPUT_FORMAT, Type.STRING, WireFormat.CANAL_JSON.configName(),
@@ -531,10 +524,6 @@ public final class CdcSourceConfig extends AbstractConfig {
 
     public boolean startupChecks() {
         return getBoolean(STARTUP_CHECKS);
-    }
-
-    public boolean warmupEnabled() {
-        return getBoolean(WARMUP_ENABLED);
     }
 
     public String hostname() {

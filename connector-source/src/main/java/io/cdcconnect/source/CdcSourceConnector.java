@@ -3,7 +3,6 @@ package io.cdcconnect.source;
 import io.cdcconnect.codec.ConverterRules;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.source.check.StartupChecks;
-import io.cdcconnect.source.engine.DdlParserWarmup;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -44,8 +43,6 @@ public class CdcSourceConnector extends SourceConnector {
         } catch (ConfigException e) {
             throw new ConnectException("invalid source connector configuration: " + e.getMessage(), e);
         }
-        // the snapshot's first DDL, parsed while the checks run and Connect starts the task (DdlParserWarmup)
-        if (config.warmupEnabled()) DdlParserWarmup.start(config.flavor());
         if (config.startupChecks()) {
             checkServer(config);
         }
@@ -106,8 +103,6 @@ public class CdcSourceConnector extends SourceConnector {
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        // Connect validates a new connector's settings before it starts it: the earliest moment to warm the parser
-        startWarmup(connectorConfigs);
         Config config = validateSettings(connectorConfigs);
         List<ConfigValue> values = new ArrayList<>(config.configValues());
         for (ConverterRules.Problem p : converterProblems(connectorConfigs)) {
@@ -116,17 +111,6 @@ public class CdcSourceConnector extends SourceConnector {
             values.add(v);
         }
         return new Config(values);
-    }
-
-    /** {@link DdlParserWarmup} of the settings' flavour, unless they turn it off or do not parse (validation says why). */
-    private static void startWarmup(Map<String, String> props) {
-        CdcSourceConfig config;
-        try {
-            config = new CdcSourceConfig(props);
-        } catch (RuntimeException e) {
-            return;
-        }
-        if (config.warmupEnabled()) DdlParserWarmup.start(config.flavor());
     }
 
     /**

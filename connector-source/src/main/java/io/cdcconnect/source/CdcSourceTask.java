@@ -7,7 +7,6 @@ import io.cdcconnect.source.emit.Encoders;
 import io.cdcconnect.source.emit.Message;
 import io.cdcconnect.source.emit.MessageEncoder;
 import io.cdcconnect.source.emit.Outgoing;
-import io.cdcconnect.source.engine.DdlParserWarmup;
 import io.cdcconnect.source.engine.LastEventSummary;
 import io.cdcconnect.source.metrics.SourceMetrics;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -92,8 +91,6 @@ public class CdcSourceTask extends SourceTask {
         String transformWarning = io.cdcconnect.codec.ConverterRules.transformWarning("source task " + name,
                 config.outputFormat(), props);
         if (transformWarning != null) LOG.warn(transformWarning);
-        // in a worker that did not start the connector (DdlParserWarmup runs once per JVM and flavour)
-        if (config.warmupEnabled()) DdlParserWarmup.start(config.flavor());
         if (config.startupChecks()) {
             CdcSourceConnector.checkServer(config);
         }

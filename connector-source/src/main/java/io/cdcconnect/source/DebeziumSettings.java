@@ -37,7 +37,7 @@ public final class DebeziumSettings {
         // Our formats carry deletes themselves; a Debezium tombstone has nothing to convert.
         m.put("tombstones.on.delete", "false");
         // Debezium's context headers (connector name, task id) on every record: our records are built anew and carry
-        // none of them, and adding them took 8% of a snapshot's reading thread.
+        // none of them, and adding them took 5% of a cold snapshot's reading thread.
         m.put("extended.headers.enabled", "false");
         FORCED = Collections.unmodifiableMap(m);
     }

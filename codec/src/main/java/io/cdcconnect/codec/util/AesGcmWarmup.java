@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Until C2 compiles {@code GHASH} and AES-CTR and takes the CPU's instructions for them, a connection's TLS runs
  * through the interpreter: profiled in a freshly started worker, the sink's apply workers spent half their CPU there.
- * The sink's {@link StartupWarmup} calls this on a thread of its own while a new task waits for its partitions. Nothing here touches a key, a connection or data of anyone's: a fixed key and
- * fresh nonces over a constant buffer.
+ * The sink's {@link StartupWarmup} calls this on a thread of its own while a new task waits for its partitions.
+ * Nothing here touches a key, a connection or data of anyone's: a fixed key and fresh nonces over a constant buffer.
  */
 public final class AesGcmWarmup {
 

@@ -84,7 +84,8 @@ public final class LastEventSummary {
         try {
             Object current = COORDINATOR.get(task);
             if (current == null || current == coordinator) return 0;
-            int changed = summariseByTable(SNAPSHOT_METRICS.get(current)) + summariseByTable(STREAMING_METRICS.get(current));
+            int changed = summariseByTable(SNAPSHOT_METRICS.get(current))
+                    + summariseByTable(STREAMING_METRICS.get(current));
             coordinator = current;
             return changed;
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -92,18 +93,6 @@ public final class LastEventSummary {
             coordinator = null;
             return 0;
         }
-    }
-
-    /** True when every meter of the task's current coordinator summarises by table. */
-    public boolean applied() throws ReflectiveOperationException {
-        if (PROVIDER == null) return false;
-        Object current = COORDINATOR.get(task);
-        if (current == null) return false;
-        for (Object metrics : new Object[] {SNAPSHOT_METRICS.get(current), STREAMING_METRICS.get(current)}) {
-            if (!(metrics instanceof PipelineMetrics)) return false;
-            if (!(PROVIDER.get(COMMON_METER.get(metrics)) instanceof TableOnly)) return false;
-        }
-        return true;
     }
 
     private static int summariseByTable(Object metrics) throws ReflectiveOperationException {

@@ -26,15 +26,15 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
     /**
      * The scale shapes {@code --shapes} may name, in the order they run (issue 14, item 4): our sink with two tasks
      * over 8-partition topics, fed Open-protocol, fed Avro, where the time of the Debezium-envelope input goes, one
-     * transaction of 100k rows, and the workload over 64 tables.
+     * transaction of 100k rows, the workload over 64 tables, as TiCDC writes it, and in rows of 60 columns.
      */
     public static final List<String> SHAPES = List.of("tasks2", "open", "avro", "dbz-breakdown", "txn100k",
-            "tables64", "ticdc");
+            "tables64", "ticdc", "wide60");
 
     /** The issue's letters for the shapes: {@code --shapes a,b,c}. */
     private static final Map<String, List<String>> SHAPE_LETTERS = Map.of("a", List.of("tasks2"),
             "b", List.of("open", "avro"), "c", List.of("dbz-breakdown"), "e", List.of("txn100k"),
-            "f", List.of("tables64"), "g", List.of("ticdc"));
+            "f", List.of("tables64"), "g", List.of("ticdc"), "h", List.of("wide60"));
 
     public static final String USAGE = """
             EndToEndBenchmark [--quick] [--tables N] [--rows N] [--operations N] [--sink-workers N]
@@ -63,9 +63,10 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
                                     (one source transaction of 100k inserts), ticdc (the workload as a
                                     TiCDC changefeed writes it: a commit time per source transaction),
                                     tables64 (the workload's
-                                    rows over 64 tables), both against plain JDBC on the same rows;
+                                    rows over 64 tables), wide60 (a quarter of the workload in rows of
+                                    60 columns), each against plain JDBC on the same rows;
                                     all, or a (tasks2), b (open, avro), c (dbz-breakdown), e (txn100k),
-                                    f (tables64), g (ticdc)
+                                    f (tables64), g (ticdc), h (wide60)
               --quick               8 tables x 1000 rows, 6000 changes: a smoke run
             """;
 
@@ -150,7 +151,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
             if (name.equals("all")) named.addAll(SHAPES);
             else if (SHAPE_LETTERS.containsKey(name)) named.addAll(SHAPE_LETTERS.get(name));
             else if (SHAPES.contains(name)) named.add(name);
-            else throw new IllegalArgumentException("--shapes takes all, " + SHAPES + " or a, b, c, e, f; not '" + t + "'");
+            else throw new IllegalArgumentException("--shapes takes all, " + SHAPES + " or a, b, c, e, f, g, h; not '" + t + "'");
         }
         Set<String> ordered = new LinkedHashSet<>(SHAPES);
         ordered.retainAll(named);

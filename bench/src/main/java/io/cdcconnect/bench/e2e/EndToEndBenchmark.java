@@ -159,6 +159,7 @@ public final class EndToEndBenchmark {
                 if (opts.shape("txn100k")) inputs.add(ShapeInput.txn100k());
                 if (opts.shape("tables64")) inputs.add(ShapeInput.tables64(workload));
                 if (opts.shape("ticdc")) inputs.add(ShapeInput.ticdc(workload));
+                if (opts.shape("wide60")) inputs.add(ShapeInput.wide60(workload));
                 for (ShapeInput.Dataset d : inputs) {
                     say("      " + d.shape() + ": writing " + d.rowChanges() + " row changes into " + d.prefix()
                             + ".* and a plain-JDBC reference copy (untimed)...");

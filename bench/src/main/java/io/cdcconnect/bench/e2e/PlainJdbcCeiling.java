@@ -54,6 +54,10 @@ public final class PlainJdbcCeiling {
     private final boolean windowed;
     /** PostgreSQL's upsert ({@code ON CONFLICT (id) DO UPDATE}) instead of MariaDB's {@code ON DUPLICATE KEY UPDATE}. */
     private final boolean postgres;
+    /** The rows are {@link WideRows}' 60 columns (the wide60 shape), not sysbench's four. */
+    private final boolean wide;
+    /** wide: every change's 60 values, made before the clock starts (read-only while the lanes run). */
+    private java.util.Map<Change, Object[]> wideValues = java.util.Map.of();
 
     /**
      * @param folded false: every change in order, cut into runs of one kind (a delete ends a run of upserts);
@@ -75,12 +79,19 @@ public final class PlainJdbcCeiling {
     }
 
     public PlainJdbcCeiling(int connections, int batch, Mode mode, boolean postgres) {
+        this(connections, batch, mode, postgres, false);
+    }
+
+    /** @param wide the rows are {@link WideRows}' (MariaDB only) */
+    public PlainJdbcCeiling(int connections, int batch, Mode mode, boolean postgres, boolean wide) {
+        if (postgres && wide) throw new IllegalArgumentException("PostgreSQL: the sysbench rows only");
         if (postgres && mode != Mode.FOLDED) throw new IllegalArgumentException("PostgreSQL: the folded ceiling only");
         this.connections = connections;
         this.batch = batch;
         this.folded = mode == Mode.FOLDED;
         this.windowed = mode == Mode.WINDOWED;
         this.postgres = postgres;
+        this.wide = wide;
     }
 
     /** The result: rows applied and statements sent. */
@@ -93,6 +104,14 @@ public final class PlainJdbcCeiling {
         for (int i = 0; i < connections; i++) lanes.add(new ArrayList<>());
         for (Txn t : txns) {
             for (Change ch : t.changes()) lanes.get(lane(ch)).add(ch);
+        }
+        if (wide) {
+            // the 60 values of every row, made before the clock starts: the client only binds and sends them
+            java.util.Map<Change, Object[]> values = new java.util.IdentityHashMap<>();
+            for (List<Change> lane : lanes) {
+                for (Change ch : lane) if (!isDelete(ch)) values.put(ch, WideRows.values(ch));
+            }
+            wideValues = values;
         }
         // Connect before the clock starts: the other variants do not count their connection set-up either.
         List<Connection> conns = new ArrayList<>();
@@ -261,12 +280,16 @@ public final class PlainJdbcCeiling {
         String key = t + (delete ? "d" : "u") + run.size();
         PreparedStatement ps = cache.get(key);
         if (ps == null) {
-            ps = c.prepareStatement(delete ? deleteSql(t, run.size())
+            ps = c.prepareStatement(delete ? deleteSql(t, run.size()) : wide ? WideRows.upsertSql(t, run.size())
                     : postgres ? upsertSqlPostgres(t, run.size()) : upsertSql(t, run.size()));
             cache.put(key, ps);
         }
         int p = 1;
         for (Change ch : run) {
+            if (wide && !delete) {
+                p = WideRows.bind(ps, p, wideValues.get(ch));
+                continue;
+            }
             ps.setInt(p++, ch.id());
             if (!delete) {
                 ps.setInt(p++, ch.k());

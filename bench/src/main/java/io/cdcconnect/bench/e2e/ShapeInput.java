@@ -44,7 +44,11 @@ final class ShapeInput {
      * One shape's rows: its transactions over sbtest1..sbtest{@code tables}, the topic prefix they are written under and
      * the database holding the reference copy.
      */
-    record Dataset(String shape, String prefix, String referenceDb, int tables, List<Txn> txns) {
+    record Dataset(String shape, String prefix, String referenceDb, int tables, List<Txn> txns, boolean wide) {
+        Dataset(String shape, String prefix, String referenceDb, int tables, List<Txn> txns) {
+            this(shape, prefix, referenceDb, tables, txns, false);
+        }
+
         long rowChanges() {
             return txns.stream().mapToLong(t -> t.changes().size()).sum();
         }
@@ -81,6 +85,16 @@ final class ShapeInput {
         return new Dataset("tables64", "o64", "bt_tables64_ref", tables, t64.all());
     }
 
+    /**
+     * wide60: a quarter of the workload's preload and row changes over its tables, every row of 60 columns
+     * ({@link WideRows}, about 1.3 KB of values; a quarter, because each Canal-JSON message is about 5 KB).
+     */
+    static Dataset wide60(SysbenchWorkload w) {
+        SysbenchWorkload q = SysbenchWorkload.generate(w.tables(), Math.max(1, w.rowsPerTable() / 4),
+                (int) Math.max(1, w.operationChanges() / 4), EndToEndBenchmark.SEED);
+        return new Dataset("wide60", "owd", "bt_wide60_ref", w.tables(), q.all(), true);
+    }
+
     private static Change row(Random r, int id) {
         return new Change(1, Kind.INSERT, id, r.nextInt(1_000_000), text(r, 119), text(r, 59));
     }
@@ -94,7 +108,7 @@ final class ShapeInput {
     /** Creates sbtest1..sbtest{@code d.tables()} in {@code database}. */
     static void createTables(Connection c, Dataset d) throws java.sql.SQLException {
         try (java.sql.Statement s = c.createStatement()) {
-            for (int t = 1; t <= d.tables(); t++) s.execute(SysbenchWorkload.ddl(t));
+            for (int t = 1; t <= d.tables(); t++) s.execute(d.wide() ? WideRows.ddl(t) : SysbenchWorkload.ddl(t));
         }
     }
 
@@ -107,7 +121,8 @@ final class ShapeInput {
         try (Connection c = ctx.connect(d.referenceDb())) {
             createTables(c, d);
         }
-        new PlainJdbcCeiling(2, 500, false).apply(d.txns(), () -> ctx.connect(d.referenceDb()));
+        new PlainJdbcCeiling(2, 500, PlainJdbcCeiling.Mode.IN_ORDER, false, d.wide())
+                .apply(d.txns(), () -> ctx.connect(d.referenceDb()));
 
         List<NewTopic> topics = new ArrayList<>();
         for (int t = 1; t <= d.tables(); t++) topics.add(new NewTopic(topic(d, t), 1, (short) 1));
@@ -124,7 +139,8 @@ final class ShapeInput {
         List<Map<Integer, Object[]>> rows = new ArrayList<>();
         rows.add(null);
         for (int t = 1; t <= d.tables(); t++) {
-            tables[t] = TableInfo.of(SOURCE_DB, SysbenchWorkload.table(t), BenchRows.SYSBENCH.columns());
+            tables[t] = TableInfo.of(SOURCE_DB, SysbenchWorkload.table(t),
+                    d.wide() ? WideRows.columns() : BenchRows.SYSBENCH.columns());
             rows.add(new HashMap<>());
         }
         long commitTs = System.currentTimeMillis() << 18;
@@ -135,7 +151,8 @@ final class ShapeInput {
                 TableInfo table = tables[txn.table()];
                 Map<Integer, Object[]> current = rows.get(txn.table());
                 for (Change ch : txn.changes()) {
-                    Object[] image = {(long) ch.id(), (long) ch.k(), ch.c(), ch.pad()};
+                    Object[] image = d.wide() ? WideRows.values(ch)
+                            : new Object[] {(long) ch.id(), (long) ch.k(), ch.c(), ch.pad()};
                     RowChange change = switch (ch.kind()) {
                         case INSERT -> RowChange.insert(table, image, commitTs);
                         case UPDATE -> RowChange.update(table, current.get(ch.id()), image, commitTs);

@@ -153,6 +153,7 @@ public final class SinkPhase {
                     ? "one source transaction of " + ShapeInput.TXN_ROWS + " inserts (then one of 1)"
                     : d.shape().equals("ticdc") ? "the workload as a TiCDC changefeed writes it (a commit time per "
                     + "source transaction, no TiDB extension)"
+                    : d.wide() ? "a quarter of the workload's changes, in rows of " + WideRows.COLUMNS + " columns"
                     : "the workload's rows over " + d.tables() + " tables";
             v.add(new Variant("shape-" + d.shape() + "-jdbc", "shape " + d.shape() + ": plain JDBC, every change in "
                     + "order, windowed, " + ctx.options.ceilingConnections() + " connections, one transaction per "
@@ -346,7 +347,8 @@ public final class SinkPhase {
             PlainJdbcCeiling.Result r = "fresh".equals(v.overrides().get("jvm"))
                     ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, mode,
                     ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
-                    : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), mode, false)
+                    : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), mode, false,
+                    v.input() != null && v.input().wide())
                     .apply(v.input() == null ? ctx.workload.all() : v.input().txns(), () -> ctx.connect(v.targetDb()));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);

@@ -302,7 +302,7 @@ public final class PlainJdbcCeiling {
         return 1;
     }
 
-    static String upsertSql(int t, int rows) {
+    public static String upsertSql(int t, int rows) {
         StringBuilder sb = new StringBuilder("INSERT INTO ").append(SysbenchWorkload.table(t))
                 .append(" (id, k, c, pad) VALUES ");
         for (int i = 0; i < rows; i++) sb.append(i == 0 ? "(?,?,?,?)" : ",(?,?,?,?)");

@@ -129,6 +129,7 @@ final class ShapeInput {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 ctx.connect.bootstrapServers()))) {
             admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
+            awaitLeaders(admin, topics);
         }
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ctx.connect.bootstrapServers());
@@ -167,6 +168,29 @@ final class ShapeInput {
             // Canal-JSON encodes each event into a message of its own at once: nothing is held back
             if (!encoder.flush().isEmpty()) throw new IllegalStateException("the Canal-JSON encoder held messages back");
             producer.flush();
+        }
+    }
+
+    /**
+     * Waits until every new topic's partition has a leader: a producer that starts before that gets
+     * NOT_LEADER_OR_FOLLOWER, and its idempotent retries then met OUT_OF_ORDER_SEQUENCE_NUMBER for ever (17:43 run
+     * of 2026-11-28, 64 topics).
+     */
+    private static void awaitLeaders(Admin admin, List<NewTopic> topics) throws Exception {
+        List<String> names = topics.stream().map(NewTopic::name).toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            boolean all = true;
+            try {
+                for (var d : admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                    for (var p : d.partitions()) all &= p.leader() != null && !p.leader().isEmpty();
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                all = false; // a topic not known to the broker's metadata yet
+            }
+            if (all) return;
+            if (System.nanoTime() > deadline) throw new IllegalStateException("topics without a leader after 60 s");
+            Thread.sleep(100);
         }
     }
 

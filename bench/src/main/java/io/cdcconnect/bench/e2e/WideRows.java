@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
  * (no FLOAT, whose text in JSON rounds; no TIMESTAMP, whose value depends on the session's time zone), so that
  * {@link TargetCheck}'s {@code CHECKSUM TABLE} can compare the sink's copy with the plain client's.
  */
-final class WideRows {
+public final class WideRows {
 
     /** One group of extra columns: how many, the name's prefix, the SQL type, the codec's type. */
     private record Group(int count, String prefix, String sqlType, MySqlType type, int scale, int fsp) {
@@ -43,7 +43,7 @@ final class WideRows {
 
     /** Columns after the sysbench four. */
     static final int EXTRA = GROUPS.stream().mapToInt(Group::count).sum();
-    static final int COLUMNS = 4 + EXTRA;
+    public static final int COLUMNS = 4 + EXTRA;
 
     static {
         if (COLUMNS != 60) throw new IllegalStateException("the wide rows have " + COLUMNS + " columns");
@@ -59,7 +59,7 @@ final class WideRows {
         return names;
     }
 
-    static String ddl(int t) {
+    public static String ddl(int t) {
         String table = SysbenchWorkload.table(t);
         StringBuilder sb = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(table)
                 .append(" (id INT NOT NULL PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',"
@@ -95,7 +95,7 @@ final class WideRows {
      * The row's 60 values: {@code id, k, c, pad} as the sysbench row, then the extra columns as Java values the codec
      * encodes and JDBC binds (Long, BigDecimal, Double, String; null for the NULL ones).
      */
-    static Object[] values(Change ch) {
+    public static Object[] values(Change ch) {
         Object[] v = new Object[COLUMNS];
         v[0] = (long) ch.id();
         v[1] = (long) ch.k();
@@ -139,7 +139,7 @@ final class WideRows {
     }
 
     /** A multi-row upsert of the 60 columns (MariaDB). */
-    static String upsertSql(int t, int rows) {
+    public static String upsertSql(int t, int rows) {
         List<String> names = new ArrayList<>(List.of("id", "k", "c", "pad"));
         names.addAll(extraNames());
         StringBuilder sb = new StringBuilder("INSERT INTO ").append(SysbenchWorkload.table(t)).append(" (")
@@ -154,7 +154,7 @@ final class WideRows {
     }
 
     /** Binds one row's values from parameter {@code p} on; returns the next parameter. */
-    static int bind(PreparedStatement ps, int p, Object[] row) throws SQLException {
+    public static int bind(PreparedStatement ps, int p, Object[] row) throws SQLException {
         for (Object v : row) {
             if (v == null) ps.setNull(p++, Types.NULL);
             else if (v instanceof Long l) ps.setLong(p++, l);

@@ -185,9 +185,17 @@ public final class CanalJsonDecoder {
 
     /** One row image as names and texts, in message order. */
     private static final class RawRow {
-        final ArrayList<String> names = new ArrayList<>();
-        final ArrayList<String> values = new ArrayList<>();
+        final ArrayList<String> names;
+        final ArrayList<String> values;
+
+        RawRow(int columns) {
+            names = new ArrayList<>(columns);
+            values = new ArrayList<>(columns);
+        }
     }
+
+    /** Columns of the last row read: the next row's lists are made that large (a 60-column row grew them 4 times). */
+    private int columnHint = 10;
 
     private Message readMessage(JsonParser p, byte[] raw) throws IOException {
         Message m = new Message();
@@ -265,14 +273,14 @@ public final class CanalJsonDecoder {
         return out;
     }
 
-    private static List<RawRow> readRows(JsonParser p, JsonToken t) throws IOException {
+    private List<RawRow> readRows(JsonParser p, JsonToken t) throws IOException {
         if (t == JsonToken.VALUE_NULL) return null;
         expect(t, JsonToken.START_ARRAY, "data/old");
         List<RawRow> rows = new ArrayList<>(1);
         JsonToken r;
         while ((r = p.nextToken()) != JsonToken.END_ARRAY) {
             expect(r, JsonToken.START_OBJECT, "a row of data/old");
-            RawRow row = new RawRow();
+            RawRow row = new RawRow(columnHint);
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 row.names.add(p.currentName());
                 JsonToken v = p.nextToken();
@@ -286,6 +294,7 @@ public final class CanalJsonDecoder {
                 }
             }
             rows.add(row);
+            columnHint = Math.max(1, row.names.size());
         }
         return rows;
     }

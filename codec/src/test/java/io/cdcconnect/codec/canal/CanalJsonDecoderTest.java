@@ -32,6 +32,37 @@ class CanalJsonDecoderTest {
                 + mysqlType + "\"},\"old\":null,\"data\":[{\"id\":\"1\",\"c\":" + value + "}]}";
     }
 
+    /** A 60-column message with {@code extra} columns beyond id, on table {@code table}. */
+    private static String wideRow(String table, int extra, int id) {
+        StringBuilder sqlType = new StringBuilder("{\"id\":4");
+        StringBuilder mysqlType = new StringBuilder("{\"id\":\"int\"");
+        StringBuilder data = new StringBuilder("{\"id\":\"" + id + "\"");
+        for (int i = 0; i < extra; i++) {
+            sqlType.append(",\"v").append(i).append("\":12");
+            mysqlType.append(",\"v").append(i).append("\":\"varchar\"");
+            data.append(",\"v").append(i).append("\":\"x").append(i).append('"');
+        }
+        return "{\"id\":0,\"database\":\"d\",\"table\":\"" + table + "\",\"pkNames\":[\"id\"],\"isDdl\":false,"
+                + "\"type\":\"INSERT\",\"es\":1000,\"ts\":1,\"sql\":\"\",\"sqlType\":" + sqlType + "},\"mysqlType\":"
+                + mysqlType + "},\"old\":null,\"data\":[" + data + "}]}";
+    }
+
+    @Test
+    void rowsOfEveryWidthInTurnKeepAllTheirColumns() {
+        // the decoder sizes a row's lists after the last row it read: a narrow row after a wide one and a wide one
+        // after a narrow one must each come out whole
+        CanalJsonDecoder d = new CanalJsonDecoder();
+        for (int[] widths : new int[][] {{59, 3}, {3, 59}, {0, 59}, {59, 59}}) {
+            for (int w : widths) {
+                RowChange r = (RowChange) decode(d, wideRow("w" + w, w, 7)).get(0);
+                assertEquals(w + 1, r.table().columns().size());
+                assertEquals(w + 1, r.after().length);
+                assertEquals(7L, r.after()[0]);
+                if (w > 0) assertEquals("x" + (w - 1), r.after()[w]);
+            }
+        }
+    }
+
     @Test
     void readsTypesFromMysqlTypeNamesAndFullDefinitions() {
         CanalJsonDecoder d = new CanalJsonDecoder();

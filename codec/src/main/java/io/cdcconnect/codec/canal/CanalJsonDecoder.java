@@ -194,8 +194,12 @@ public final class CanalJsonDecoder {
         }
     }
 
-    /** Columns of the last row read: the next row's lists are made that large (a 60-column row grew them 4 times). */
+    /**
+     * Columns of the last row read: the next row's lists are made that large (a 60-column row grew them 4 times). At
+     * most a MySQL table's 4,096 columns, so that one huge message does not make every later row reserve as much.
+     */
     private int columnHint = 10;
+    private static final int MAX_COLUMN_HINT = 4096;
 
     private Message readMessage(JsonParser p, byte[] raw) throws IOException {
         Message m = new Message();
@@ -294,7 +298,7 @@ public final class CanalJsonDecoder {
                 }
             }
             rows.add(row);
-            columnHint = Math.max(1, row.names.size());
+            columnHint = Math.max(1, Math.min(MAX_COLUMN_HINT, row.names.size()));
         }
         return rows;
     }

@@ -32,7 +32,7 @@ class CanalJsonDecoderTest {
                 + mysqlType + "\"},\"old\":null,\"data\":[{\"id\":\"1\",\"c\":" + value + "}]}";
     }
 
-    /** A 60-column message with {@code extra} columns beyond id, on table {@code table}. */
+    /** An insert into {@code table} of a row with {@code extra} VARCHAR columns after its key {@code id}. */
     private static String wideRow(String table, int extra, int id) {
         StringBuilder sqlType = new StringBuilder("{\"id\":4");
         StringBuilder mysqlType = new StringBuilder("{\"id\":\"int\"");
@@ -52,7 +52,7 @@ class CanalJsonDecoderTest {
         // the decoder sizes a row's lists after the last row it read: a narrow row after a wide one and a wide one
         // after a narrow one must each come out whole
         CanalJsonDecoder d = new CanalJsonDecoder();
-        for (int[] widths : new int[][] {{59, 3}, {3, 59}, {0, 59}, {59, 59}}) {
+        for (int[] widths : new int[][] {{59, 3}, {3, 59}, {0, 59}, {59, 59}, {5000, 2}, {2, 5000}}) {
             for (int w : widths) {
                 RowChange r = (RowChange) decode(d, wideRow("w" + w, w, 7)).get(0);
                 assertEquals(w + 1, r.table().columns().size());

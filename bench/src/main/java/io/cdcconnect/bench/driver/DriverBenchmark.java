@@ -37,8 +37,8 @@ import java.util.Random;
  * <p>Variants, all multi-row upserts ({@code INSERT ... ON DUPLICATE KEY UPDATE}) of {@code --batch} rows, a commit
  * every 4,096 rows (the sink's {@code max.txn.rows}):
  * <ul>
- *   <li>{@code mysql-server}: mysql-connector-j, server-side prepared statements, prepared once and reused
- *       (the sink's settings: {@code useServerPrepStmts=true}, {@code cachePrepStmts=false});</li>
+ *   <li>{@code mysql-server}: mysql-connector-j, server-side prepared statements, prepared once and reused, with
+ *       the sink's own driver settings (read from its MariaDB dialect, TLS off);</li>
  *   <li>{@code mariadb-server}: MariaDB Connector/J, the same statements, server-side;</li>
  *   <li>{@code mariadb-bulk}: MariaDB Connector/J, one single-row upsert executed as a batch of {@code --batch} rows
  *       (MariaDB's bulk binary protocol, {@code COM_STMT_BULK_EXECUTE});</li>
@@ -97,6 +97,7 @@ public final class DriverBenchmark {
         Files.createDirectories(work);
         Driver mariadb = mariadbDriver();
         Driver mysql = new com.mysql.cj.jdbc.Driver();
+        Object sinkDialect = sinkDialect();
         long start = System.nanoTime();
         say("starting MariaDB 11.4...");
         StringBuilder md = new StringBuilder();
@@ -136,9 +137,9 @@ public final class DriverBenchmark {
                         try (Connection c = db.connect(DB); Statement s = c.createStatement()) {
                             s.execute("TRUNCATE TABLE " + SysbenchWorkload.table(1));
                         }
-                        Properties p = properties(v, db);
                         String url = (v.mariadb() ? "jdbc:mariadb://" : "jdbc:mysql://") + db.host() + ":" + db.port()
                                 + "/" + DB;
+                        Properties p = properties(v, db, url, sinkDialect);
                         Measure m;
                         try (Connection c = (v.mariadb() ? mariadb : mysql).connect(url, p)) {
                             m = apply(c, v, wide, batch, inserts, updates);
@@ -203,10 +204,9 @@ public final class DriverBenchmark {
         return new String(c);
     }
 
-    private static Properties properties(Variant v, EmbeddedMariaDb db) {
+    private static Properties properties(Variant v, EmbeddedMariaDb db, String url, Object sinkDialect)
+            throws ReflectiveOperationException {
         Properties p = new Properties();
-        p.setProperty("user", db.user());
-        p.setProperty("password", db.password());
         if (v.mariadb()) {
             p.setProperty("sslMode", "disable");
             p.setProperty("useServerPrepStmts", Boolean.toString(v.serverSide()));
@@ -214,17 +214,36 @@ public final class DriverBenchmark {
             p.setProperty("useBulkStmts", Boolean.toString(v.bulk()));
             p.setProperty("useBulkStmtsForInserts", Boolean.toString(v.bulk()));
         } else {
-            // as the sink's MySqlFamilyDialect.driverProperties
-            p.setProperty("useSSL", "false");
-            p.setProperty("allowPublicKeyRetrieval", "true");
+            // the sink's own driver settings (its MariaDB dialect's driverProperties), TLS off as for Connector/J
+            p.putAll((Properties) sinkDialect.getClass().getMethod("driverProperties", long.class)
+                    .invoke(sinkDialect, 0L));
+            sinkDialect.getClass().getMethod("applySslMode", Properties.class, String.class, String.class)
+                    .invoke(sinkDialect, p, url, "disabled");
             p.setProperty("useServerPrepStmts", Boolean.toString(v.serverSide()));
-            p.setProperty("cachePrepStmts", "false");
-            p.setProperty("emulateUnsupportedPstmts", "false");
-            p.setProperty("characterEncoding", "UTF-8");
-            p.setProperty("rewriteBatchedStatements", "false");
-            p.setProperty("useLocalSessionState", "true");
         }
+        p.setProperty("user", db.user());
+        p.setProperty("password", db.password());
         return p;
+    }
+
+    /**
+     * The sink's MariaDB dialect, from the sink's plugin folder (the bench build unpacks it): its driver settings are
+     * the ones measured, not a copy of them.
+     */
+    private static Object sinkDialect() throws Exception {
+        Path lib;
+        try (var dirs = Files.list(Path.of("bench/target/connect-plugins"))) {
+            lib = dirs.filter(d -> d.getFileName().toString().contains("cdc-connect-sink")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no sink plugin in bench/target/connect-plugins"))
+                    .resolve("lib");
+        }
+        List<URL> jars = new ArrayList<>();
+        try (var files = Files.list(lib)) {
+            for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) jars.add(jar.toUri().toURL());
+        }
+        URLClassLoader loader = new URLClassLoader(jars.toArray(new URL[0]), DriverBenchmark.class.getClassLoader());
+        return Class.forName("io.cdcconnect.sink.dialect.mysql.MariaDbDialect", true, loader)
+                .getDeclaredConstructor().newInstance();
     }
 
     private static Measure apply(Connection c, Variant v, boolean wide, int batch, List<Object[]> inserts,

@@ -7,6 +7,7 @@ import io.cdcconnect.codec.ClaimCheck;
 import io.cdcconnect.codec.CodecException;
 import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.Compression;
+import io.cdcconnect.codec.json.FlatObjectScan;
 import io.cdcconnect.codec.json.GoJson;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.ColumnInfo;
@@ -106,14 +107,16 @@ public final class CanalJsonDecoder {
         byte[] data = claimed ? budget.decompress(compression, value, maxDecodedBytes, claimedFrom)
                 : compression.decompress(value, maxDecodedBytes);
         int index = 0;
-        try (JsonParser p = GoJson.parser(data, 0, data.length)) {
+        Input in = null;
+        try {
+            in = new Input(data);
             JsonToken t;
-            while ((t = p.nextToken()) != null) {
+            while ((t = in.parser.nextToken()) != null) {
                 index++;
                 if (t != JsonToken.START_OBJECT) {
                     throw new CodecException("canal-json message #" + index + ": expected a JSON object, found " + t);
                 }
-                Message m = readMessage(p, data);
+                Message m = readMessage(in);
                 if (m.claimCheckLocation != null) {
                     if (claimed) {
                         throw new CodecException("canal-json message #" + index + ": points to the claim-check store"
@@ -128,12 +131,59 @@ public final class CanalJsonDecoder {
             throw new CodecException("canal-json message #" + Math.max(index, 1) + ": malformed JSON: "
                     + e.getOriginalMessage()
                     // a limit of the parser (nesting depth, number or string length) comes without a location
-                    + (e.getLocation() == null ? "" : " at byte " + e.getLocation().getByteOffset()), e);
+                    + (e.getLocation() == null || in == null ? ""
+                            : " at byte " + (e.getLocation().getByteOffset() + in.shift)), e);
         } catch (IOException e) {
             throw new CodecException("canal-json: cannot read value: " + e, e);
+        } finally {
+            if (in != null) in.close();
         }
         if (index == 0) {
             throw new CodecException("canal-json: value holds no message (" + value.length + " bytes)");
+        }
+    }
+
+    /**
+     * The parser over a value, and the bytes it reads. Skipping a message's type objects by {@link FlatObjectScan}
+     * moves the parser past them: it is replaced by one over a copy of the rest of the value, which starts with
+     * {@code {"":0} so that the new parser stands inside a message object as the old one did.
+     */
+    private static final class Input implements AutoCloseable {
+        private static final byte[] RESUME = "{\"\":0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+        JsonParser parser;
+        byte[] buf;
+        /** Added to an offset in {@code buf} gives the offset in the value (for error messages). */
+        long shift;
+
+        Input(byte[] data) throws IOException {
+            buf = data;
+            parser = GoJson.parser(data, 0, data.length);
+        }
+
+        /** Goes on parsing at {@code buf[at]}, inside the current message object, after a member's value. */
+        void resumeAt(int at) throws IOException {
+            byte[] rest = new byte[RESUME.length + buf.length - at];
+            System.arraycopy(RESUME, 0, rest, 0, RESUME.length);
+            System.arraycopy(buf, at, rest, RESUME.length, buf.length - at);
+            JsonParser next = GoJson.parser(rest, 0, rest.length);
+            parser.close();
+            shift += at - RESUME.length;
+            buf = rest;
+            parser = next;
+            // {"":0 → START_OBJECT, FIELD_NAME, VALUE_NUMBER_INT: then the message's next member, as before
+            next.nextToken();
+            next.nextToken();
+            next.nextToken();
+        }
+
+        @Override
+        public void close() {
+            try {
+                parser.close();
+            } catch (IOException e) {
+                // a parser over a byte array holds nothing to release
+            }
         }
     }
 
@@ -169,10 +219,11 @@ public final class CanalJsonDecoder {
         String sql;
         LinkedHashMap<String, Integer> sqlType;
         LinkedHashMap<String, String> mysqlType;
-        /** The message's bytes and where its sqlType / mysqlType objects lie in them (-1: absent or null). */
-        byte[] raw;
+        /** The bytes that hold the sqlType / mysqlType objects, and where they lie in them (-1: absent or null). */
+        byte[] sqlTypeRaw;
         int sqlTypeFrom = -1;
         int sqlTypeTo = -1;
+        byte[] mysqlTypeRaw;
         int mysqlTypeFrom = -1;
         int mysqlTypeTo = -1;
         List<RawRow> data;
@@ -201,9 +252,11 @@ public final class CanalJsonDecoder {
     private int columnHint = 10;
     private static final int MAX_COLUMN_HINT = 4096;
 
-    private Message readMessage(JsonParser p, byte[] raw) throws IOException {
+    private static final byte[] QUOTED_MYSQL_TYPE = "\"mysqlType\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private Message readMessage(Input in) throws IOException {
         Message m = new Message();
-        m.raw = raw;
+        JsonParser p = in.parser;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
@@ -218,18 +271,14 @@ public final class CanalJsonDecoder {
                 case "sqlType":
                     // Only located here: the same bytes as the table's last message mean the same table (below).
                     if (v == JsonToken.START_OBJECT) {
-                        m.sqlTypeFrom = (int) p.currentTokenLocation().getByteOffset();
-                        p.skipChildren();
-                        m.sqlTypeTo = (int) p.currentTokenLocation().getByteOffset() + 1;
+                        p = locateTypes(in, m, true);
                     } else {
                         expectNull(v, "sqlType");
                     }
                     break;
                 case "mysqlType":
                     if (v == JsonToken.START_OBJECT) {
-                        m.mysqlTypeFrom = (int) p.currentTokenLocation().getByteOffset();
-                        p.skipChildren();
-                        m.mysqlTypeTo = (int) p.currentTokenLocation().getByteOffset() + 1;
+                        p = locateTypes(in, m, false);
                     } else {
                         expectNull(v, "mysqlType");
                     }
@@ -241,6 +290,47 @@ public final class CanalJsonDecoder {
             }
         }
         return m;
+    }
+
+    /**
+     * The parser stands on the opening of sqlType (or mysqlType): notes where the object lies and moves past it, and
+     * past a mysqlType right after a sqlType. Flat objects are skipped by their bytes ({@link FlatObjectScan}) and
+     * the parser resumes after them; anything else the parser skips itself.
+     *
+     * @return the parser to go on with
+     */
+    private static JsonParser locateTypes(Input in, Message m, boolean sqlType) throws IOException {
+        JsonParser p = in.parser;
+        int from = (int) p.currentTokenLocation().getByteOffset();
+        int end = FlatObjectScan.end(in.buf, from, in.buf.length);
+        if (end < 0) {
+            p.skipChildren();
+            setTypes(m, sqlType, in.buf, from, (int) p.currentTokenLocation().getByteOffset() + 1);
+            return p;
+        }
+        setTypes(m, sqlType, in.buf, from, end);
+        if (sqlType) {
+            int next = FlatObjectScan.nextMemberObject(in.buf, end, in.buf.length, QUOTED_MYSQL_TYPE);
+            int nextEnd = next < 0 ? -1 : FlatObjectScan.end(in.buf, next, in.buf.length);
+            if (nextEnd > 0) {
+                setTypes(m, false, in.buf, next, nextEnd);
+                end = nextEnd;
+            }
+        }
+        in.resumeAt(end);
+        return in.parser;
+    }
+
+    private static void setTypes(Message m, boolean sqlType, byte[] raw, int from, int to) {
+        if (sqlType) {
+            m.sqlTypeRaw = raw;
+            m.sqlTypeFrom = from;
+            m.sqlTypeTo = to;
+        } else {
+            m.mysqlTypeRaw = raw;
+            m.mysqlTypeFrom = from;
+            m.mysqlTypeTo = to;
+        }
     }
 
     private static List<String> readStrings(JsonParser p, JsonToken t) throws IOException {
@@ -339,12 +429,12 @@ public final class CanalJsonDecoder {
     private static void materialize(Message m) {
         try {
             if (m.sqlTypeFrom >= 0) {
-                try (JsonParser p = GoJson.parser(m.raw, m.sqlTypeFrom, m.sqlTypeTo - m.sqlTypeFrom)) {
+                try (JsonParser p = GoJson.parser(m.sqlTypeRaw, m.sqlTypeFrom, m.sqlTypeTo - m.sqlTypeFrom)) {
                     m.sqlType = readIntMap(p, p.nextToken());
                 }
             }
             if (m.mysqlTypeFrom >= 0) {
-                try (JsonParser p = GoJson.parser(m.raw, m.mysqlTypeFrom, m.mysqlTypeTo - m.mysqlTypeFrom)) {
+                try (JsonParser p = GoJson.parser(m.mysqlTypeRaw, m.mysqlTypeFrom, m.mysqlTypeTo - m.mysqlTypeFrom)) {
                     m.mysqlType = readStringMap(p, p.nextToken());
                 }
             }
@@ -510,16 +600,17 @@ public final class CanalJsonDecoder {
         Shape(Message m, RawRow first, List<String> pk, CachedTable table, boolean sqlTypeIrrelevant) {
             this.sqlTypeIrrelevant = sqlTypeIrrelevant;
             this.sqlType = m.sqlTypeFrom < 0 || sqlTypeIrrelevant ? null
-                    : Arrays.copyOfRange(m.raw, m.sqlTypeFrom, m.sqlTypeTo);
-            this.mysqlType = m.mysqlTypeFrom < 0 ? null : Arrays.copyOfRange(m.raw, m.mysqlTypeFrom, m.mysqlTypeTo);
+                    : Arrays.copyOfRange(m.sqlTypeRaw, m.sqlTypeFrom, m.sqlTypeTo);
+            this.mysqlType = m.mysqlTypeFrom < 0 ? null
+                    : Arrays.copyOfRange(m.mysqlTypeRaw, m.mysqlTypeFrom, m.mysqlTypeTo);
             this.names = List.copyOf(first.names);
             this.pk = List.copyOf(pk);
             this.table = table;
         }
 
         boolean matches(Message m, RawRow first, List<String> msgPk) {
-            return (sqlTypeIrrelevant || same(sqlType, m.raw, m.sqlTypeFrom, m.sqlTypeTo))
-                    && same(mysqlType, m.raw, m.mysqlTypeFrom, m.mysqlTypeTo)
+            return (sqlTypeIrrelevant || same(sqlType, m.sqlTypeRaw, m.sqlTypeFrom, m.sqlTypeTo))
+                    && same(mysqlType, m.mysqlTypeRaw, m.mysqlTypeFrom, m.mysqlTypeTo)
                     && names.equals(first.names) && pk.equals(msgPk);
         }
 

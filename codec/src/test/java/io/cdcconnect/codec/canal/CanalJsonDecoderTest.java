@@ -193,4 +193,75 @@ class CanalJsonDecoderTest {
         assertSame(r1.table(), r4.table());
         assertEquals(2, d.cachedTables());
     }
+
+    /** Events as comparable text: each row's table, types, operation and values. */
+    private static String describe(List<ChangeEvent> events) {
+        StringBuilder sb = new StringBuilder();
+        for (ChangeEvent e : events) {
+            RowChange r = (RowChange) e;
+            sb.append(r.op()).append(' ').append(r.table().schema()).append('.').append(r.table().table());
+            for (ColumnInfo c : r.table().columns()) sb.append(' ').append(c.name()).append(':').append(c.type());
+            sb.append(" before=").append(r.before() == null ? "-" : java.util.Arrays.deepToString(r.before()));
+            sb.append(" after=").append(r.after() == null ? "-" : java.util.Arrays.deepToString(r.after()));
+            sb.append(" ts=").append(r.commitTs()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void typeObjectsDecodeTheSameHoweverTheyAreWrittenOrPlaced() {
+        // sqlType and mysqlType are skipped by their bytes when they are flat and the parser resumes after them;
+        // spacing, order, escaped names, separated or nested type objects, and several messages in one value must
+        // all decode as the plain message does
+        String plain = "{\"database\":\"d\",\"table\":\"t\",\"pkNames\":[\"id\"],\"isDdl\":false,"
+                + "\"type\":\"UPDATE\",\"es\":1000,\"sqlType\":{\"id\":4,\"c\":12,\"u\":-5},"
+                + "\"mysqlType\":{\"id\":\"int\",\"c\":\"varchar\",\"u\":\"bigint unsigned\"},"
+                + "\"data\":[{\"id\":\"1\",\"c\":\"new\",\"u\":\"18446744073709551615\"}],"
+                + "\"old\":[{\"c\":\"old\"}]}";
+        String expected = describe(decode(new CanalJsonDecoder(), plain));
+        String[] variants = {
+            plain.replace(",", " ,\n\t").replace(":", " : "),
+            plain.replace("\"mysqlType\"", "\"mysql\\u0054ype\""),
+            // mysqlType first, then data between the two
+            "{\"database\":\"d\",\"table\":\"t\",\"mysqlType\":{\"id\":\"int\",\"c\":\"varchar\","
+                    + "\"u\":\"bigint unsigned\"},\"pkNames\":[\"id\"],\"isDdl\":false,\"type\":\"UPDATE\","
+                    + "\"data\":[{\"id\":\"1\",\"c\":\"new\",\"u\":\"18446744073709551615\"}],\"es\":1000,"
+                    + "\"sqlType\":{\"id\":4,\"c\":12,\"u\":-5},\"old\":[{\"c\":\"old\"}]}",
+            // not flat: left to the parser, which skips what the model does not know
+            plain.replace("\"u\":-5}", "\"u\":-5,\"x\":{\"y\":[1,2]}}"),
+            plain.replace("\"u\":\"bigint unsigned\"}", "\"u\":\"bigint unsigned\",\"x\":[\"y\"]}"),
+            // a name beyond ASCII in sqlType only: left to the parser
+            plain.replace("\"u\":-5}", "\"u\":-5,\"\u00e9\":1}"),
+        };
+        CanalJsonDecoder d = new CanalJsonDecoder();
+        for (String v : variants) {
+            assertEquals(expected, describe(decode(d, v)), v);
+            assertEquals(expected, describe(decode(new CanalJsonDecoder(), v)), v);
+        }
+        // several messages in one value, each resumed after its types, the terminator TiCDC writes between them
+        String three = plain + "\n" + variants[0] + "\n" + variants[2];
+        assertEquals(expected.repeat(3), describe(decode(d, three)));
+        assertEquals(expected.repeat(3), describe(decode(new CanalJsonDecoder(), three)));
+    }
+
+    @Test
+    void malformedJsonAfterSkippedTypesIsReportedAtItsByteInTheValue() {
+        String good = row("INSERT", "varchar", "\"x\"");
+        String bad = good + "\n" + good.replace("[{\"id\":\"1\"", "[{\"id\":\"1\" \"oops\"");
+        int at = bad.indexOf("\"oops\"");
+        CodecException e = assertThrows(CodecException.class, () -> decode(new CanalJsonDecoder(), bad));
+        assertTrue(e.getMessage().startsWith("canal-json message #2: malformed JSON"), e.getMessage());
+        // the same byte the parser names when it reads the value from its start
+        assertTrue(e.getMessage().endsWith(" at byte " + at), e.getMessage() + " (expected byte " + at + ")");
+    }
+
+    @Test
+    void malformedTypeObjectsAreStillRefused() {
+        for (String broken : new String[] {"{\"id\":04,\"c\":12}", "{\"id\":4,\"c\":12,}", "{\"id\":4 \"c\":12}",
+                "{\"id\":4,\"c\":\"\\q\"}", "{\"id\":4,\"c\":tru}"}) {
+            String msg = row("INSERT", "varchar", "\"x\"").replace("{\"id\":4,\"c\":12}", broken);
+            CodecException e = assertThrows(CodecException.class, () -> decode(new CanalJsonDecoder(), msg), broken);
+            assertTrue(e.getMessage().contains("malformed JSON"), e.getMessage());
+        }
+    }
 }

@@ -161,30 +161,45 @@ public final class TransactionApplier {
         connection.commit();
     }
 
+    /** Executes the statements; their parameters are cleared once all of them ran (or one failed). */
     private void execute(ConnectionStatementCache cache, List<SqlBatch> batches) throws SQLException {
-        for (SqlBatch batch : batches) {
-            ConnectionStatementCache.Lease lease = null;
-            try {
-                lease = cache.acquire(batch.table(), batch.sql());
-                PreparedStatement ps = lease.statement();
-                Object[] params = batch.params();
-                SqlDialect dialect = builder.dialect();
-                for (int i = 0; i < params.length; i++) dialect.bind(ps, i + 1, params[i]);
-                int changed = ps.executeUpdate();
-                metrics.executed();
-                if (changed == 0 && batch.kind() == SqlBatch.Kind.UPDATE) {
-                    // outside safe mode (safe mode writes upserts): the row is not there, and the count says so
-                    lease.release();
-                    lease = null;
-                    throw new MissingRowException("no row of " + batch.table() + " matched the update");
-                }
-                lease.release();
-            } catch (SQLException e) {
-                // the connection goes on (a rejected row is left out and the next written): free the statement
-                if (lease != null && !builder.dialect().connectionLost(e)) releaseQuietly(lease);
-                throw new SQLException(batch + ": " + builder.dialect().describe(e), e.getSQLState(), e.getErrorCode(),
-                        e);
+        try {
+            for (SqlBatch batch : batches) {
+                executeOne(cache, batch);
             }
+        } catch (SQLException | RuntimeException e) {
+            try {
+                cache.clearHeld();
+            } catch (SQLException ignored) {
+                // the statement's own failure is what the caller reports
+            }
+            throw e;
+        }
+        cache.clearHeld();
+    }
+
+    private void executeOne(ConnectionStatementCache cache, SqlBatch batch) throws SQLException {
+        ConnectionStatementCache.Lease lease = null;
+        try {
+            lease = cache.acquire(batch.table(), batch.sql());
+            PreparedStatement ps = lease.statement();
+            Object[] params = batch.params();
+            SqlDialect dialect = builder.dialect();
+            for (int i = 0; i < params.length; i++) dialect.bind(ps, i + 1, params[i]);
+            int changed = ps.executeUpdate();
+            metrics.executed();
+            if (changed == 0 && batch.kind() == SqlBatch.Kind.UPDATE) {
+                // outside safe mode (safe mode writes upserts): the row is not there, and the count says so
+                lease.release();
+                lease = null;
+                throw new MissingRowException("no row of " + batch.table() + " matched the update");
+            }
+            lease.release();
+        } catch (SQLException e) {
+            // the connection goes on (a rejected row is left out and the next written): free the statement
+            if (lease != null && !builder.dialect().connectionLost(e)) releaseQuietly(lease);
+            throw new SQLException(batch + ": " + builder.dialect().describe(e), e.getSQLState(), e.getErrorCode(),
+                    e);
         }
     }
 

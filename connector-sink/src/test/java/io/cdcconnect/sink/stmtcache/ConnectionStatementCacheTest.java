@@ -96,6 +96,48 @@ class ConnectionStatementCacheTest {
         }
     }
 
+    private static int selectPlusOne(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    @Test
+    void aReleasedStatementKeepsItsParametersUntilTheyAreClearedOnceForAll() throws Exception {
+        SinkMetrics metrics = SinkMetrics.inMemory("c", "0");
+        StatementCachePolicy policy = StatementCachePolicy.of(2, -1, 1, 1, metrics);
+        try (Connection c = ds.getConnection()) {
+            ConnectionStatementCache cache = new ConnectionStatementCache(c, policy);
+            ConnectionStatementCache.Lease a = cache.acquire("SELECT ? + 1");
+            a.statement().setInt(1, 41);
+            assertEquals(42, selectPlusOne(a.statement()));
+            a.release();
+            a.release();
+            assertEquals(1, cache.heldCount(), "held once, however often it was handed back");
+            // handed out again before the clear: the driver still has its value (every caller binds all of them)
+            ConnectionStatementCache.Lease b = cache.acquire("SELECT ? + 1");
+            assertSame(a.statement(), b.statement());
+            assertEquals(42, selectPlusOne(b.statement()));
+            b.release();
+            cache.clearHeld();
+            assertEquals(0, cache.heldCount());
+            ConnectionStatementCache.Lease d = cache.acquire("SELECT ? + 1");
+            SQLException unbound = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> selectPlusOne(d.statement()));
+            assertTrue(unbound.getMessage().contains("parameter"), unbound.getMessage());
+            d.release();
+            // an evicted (closed) statement is no longer held: clearing does not touch it
+            cache.acquire("SELECT ? + 2").release();
+            cache.acquire("SELECT ? + 3").release();
+            assertEquals(2, cache.heldCount(), "'SELECT ? + 1' went with its eviction");
+            assertTrue(d.statement().isClosed());
+            cache.clearHeld();
+            assertEquals(0, cache.heldCount());
+            cache.close();
+        }
+    }
+
     @Test
     void theLeastRecentlyUsedStatementIsEvictedAndClosedOnTheServer() throws Exception {
         SinkMetrics metrics = SinkMetrics.inMemory("c", "0");

@@ -113,6 +113,62 @@ class DmlBuilderTest {
     }
 
     @Test
+    void wideTablesUseLargeStatementsOnlyOnceTheyHaveWrittenEnoughRows() {
+        // 60 columns: 256 rows would be 15,360 placeholders, over the small-statement cap of 4,096
+        List<io.cdcconnect.codec.model.ColumnInfo> cols = new ArrayList<>();
+        List<TargetColumn> targetCols = new ArrayList<>();
+        cols.add(io.cdcconnect.codec.model.ColumnInfo.of("id", io.cdcconnect.codec.model.MySqlType.LONGLONG,
+                io.cdcconnect.codec.model.ColumnFlags.PRIMARY_KEY | io.cdcconnect.codec.model.ColumnFlags.HANDLE_KEY));
+        targetCols.add(new TargetColumn("id", "bigint(20)", false, false, false));
+        for (int i = 1; i < 60; i++) {
+            cols.add(io.cdcconnect.codec.model.ColumnInfo.of("c" + i, io.cdcconnect.codec.model.MySqlType.VARCHAR,
+                    io.cdcconnect.codec.model.ColumnFlags.NULLABLE));
+            targetCols.add(new TargetColumn("c" + i, "varchar(20)", true, false, true));
+        }
+        TableInfo wideSource = TableInfo.of("src", "w", cols);
+        TargetTable wide = new TargetTable("dst", "w", "`dst`.`w`", targetCols, List.of(List.of("id")), true);
+        RowShape shape = RowShape.of(wideSource, wide);
+        DmlBuilder b = new DmlBuilder(new MariaDbDialect(), 64L * 1024 * 1024);
+        long written = 0;
+        int batches = 0;
+        while (written < DmlBuilder.LARGE_STATEMENT_AFTER_ROWS) {
+            List<RowChange> rows = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                Object[] image = new Object[60];
+                image[0] = written + i;
+                rows.add(RowChange.insert(wideSource, image, 1));
+            }
+            List<SqlBatch> out = new ArrayList<>();
+            b.build(shape, rows, true, out);
+            assertEquals(64, out.get(0).rows(), "batch " + batches + ", after " + written + " rows");
+            assertEquals(1000, out.stream().mapToInt(SqlBatch::rows).sum());
+            written += 1000;
+            batches++;
+        }
+        List<RowChange> rows = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Object[] image = new Object[60];
+            image[0] = written + i;
+            rows.add(RowChange.insert(wideSource, image, 1));
+        }
+        List<SqlBatch> out = new ArrayList<>();
+        b.build(shape, rows, true, out);
+        assertEquals(256, out.get(0).rows(), "after " + written + " rows the table may use 256-row statements");
+        // a narrow table is never held back: 256 rows of 2 columns are 512 placeholders
+        DmlBuilder fresh = new DmlBuilder(new MariaDbDialect(), 64L * 1024 * 1024);
+        RowChange[] narrow = new RowChange[300];
+        for (int i = 0; i < narrow.length; i++) narrow[i] = ins(i, "v");
+        List<SqlBatch> first = new ArrayList<>();
+        fresh.build(RowShape.of(SOURCE, PK_TABLE), Arrays.asList(narrow), true, first);
+        assertEquals(256, first.get(0).rows());
+        // a DDL on the wide table (forget) starts its count again
+        b.forget(wide);
+        out.clear();
+        b.build(shape, rows, true, out);
+        assertEquals(64, out.get(0).rows());
+    }
+
+    @Test
     void placeholderLimitCapsTheRowCount() {
         assertEquals(64, builder.chooseSize(1000, 1000, 10));
         assertEquals(8, builder.chooseSize(1000, 5000, 10));

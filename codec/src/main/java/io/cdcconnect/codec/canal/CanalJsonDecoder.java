@@ -252,6 +252,9 @@ public final class CanalJsonDecoder {
     private int columnHint = 10;
     private static final int MAX_COLUMN_HINT = 4096;
 
+    /** Type objects shorter than this are skipped by the parser: resuming costs a new parser and a copy of the rest. */
+    static final int MIN_RESUME_BYTES = 512;
+
     private static final byte[] QUOTED_MYSQL_TYPE = "\"mysqlType\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private Message readMessage(Input in) throws IOException {
@@ -304,6 +307,12 @@ public final class CanalJsonDecoder {
         int from = (int) p.currentTokenLocation().getByteOffset();
         int end = FlatObjectScan.end(in.buf, from, in.buf.length);
         if (end < 0) {
+            p.skipChildren();
+            setTypes(m, sqlType, in.buf, from, (int) p.currentTokenLocation().getByteOffset() + 1);
+            return p;
+        }
+        if (end - from < MIN_RESUME_BYTES) {
+            // a few columns: the parser steps over them for less than a new parser costs
             p.skipChildren();
             setTypes(m, sqlType, in.buf, from, (int) p.currentTokenLocation().getByteOffset() + 1);
             return p;

@@ -210,43 +210,57 @@ class CanalJsonDecoderTest {
 
     @Test
     void typeObjectsDecodeTheSameHoweverTheyAreWrittenOrPlaced() {
-        // sqlType and mysqlType are skipped by their bytes when they are flat and the parser resumes after them;
-        // spacing, order, escaped names, separated or nested type objects, and several messages in one value must
-        // all decode as the plain message does
-        String plain = "{\"database\":\"d\",\"table\":\"t\",\"pkNames\":[\"id\"],\"isDdl\":false,"
-                + "\"type\":\"UPDATE\",\"es\":1000,\"sqlType\":{\"id\":4,\"c\":12,\"u\":-5},"
-                + "\"mysqlType\":{\"id\":\"int\",\"c\":\"varchar\",\"u\":\"bigint unsigned\"},"
-                + "\"data\":[{\"id\":\"1\",\"c\":\"new\",\"u\":\"18446744073709551615\"}],"
-                + "\"old\":[{\"c\":\"old\"}]}";
-        String expected = describe(decode(new CanalJsonDecoder(), plain));
-        String[] variants = {
-            plain.replace(",", " ,\n\t").replace(":", " : "),
-            plain.replace("\"mysqlType\"", "\"mysql\\u0054ype\""),
-            // mysqlType first, then data between the two
-            "{\"database\":\"d\",\"table\":\"t\",\"mysqlType\":{\"id\":\"int\",\"c\":\"varchar\","
-                    + "\"u\":\"bigint unsigned\"},\"pkNames\":[\"id\"],\"isDdl\":false,\"type\":\"UPDATE\","
-                    + "\"data\":[{\"id\":\"1\",\"c\":\"new\",\"u\":\"18446744073709551615\"}],\"es\":1000,"
-                    + "\"sqlType\":{\"id\":4,\"c\":12,\"u\":-5},\"old\":[{\"c\":\"old\"}]}",
-            // not flat: left to the parser, which skips what the model does not know
-            plain.replace("\"u\":-5}", "\"u\":-5,\"x\":{\"y\":[1,2]}}"),
-            plain.replace("\"u\":\"bigint unsigned\"}", "\"u\":\"bigint unsigned\",\"x\":[\"y\"]}"),
-            // a name beyond ASCII in sqlType only: left to the parser
-            plain.replace("\"u\":-5}", "\"u\":-5,\"\u00e9\":1}"),
-        };
-        CanalJsonDecoder d = new CanalJsonDecoder();
-        for (String v : variants) {
-            assertEquals(expected, describe(decode(d, v)), v);
-            assertEquals(expected, describe(decode(new CanalJsonDecoder(), v)), v);
+        // sqlType and mysqlType are skipped by their bytes when they are flat (and large enough: the parser resumes
+        // after them); spacing, order, escaped names, separated or nested type objects, and several messages in one
+        // value must all decode as the plain message does, with few columns and with many
+        for (int extra : new int[] {0, 60}) {
+            StringBuilder sqlExtra = new StringBuilder();
+            StringBuilder mysqlExtra = new StringBuilder();
+            StringBuilder dataExtra = new StringBuilder();
+            for (int i = 0; i < extra; i++) {
+                sqlExtra.append(",\"x").append(i).append("\":12");
+                mysqlExtra.append(",\"x").append(i).append("\":\"varchar\"");
+                dataExtra.append(",\"x").append(i).append("\":\"v").append(i).append('"');
+            }
+            String sqlType = "{\"id\":4,\"c\":12,\"u\":-5" + sqlExtra + "}";
+            String mysqlType = "{\"id\":\"int\",\"c\":\"varchar\",\"u\":\"bigint unsigned\"" + mysqlExtra + "}";
+            String data = "[{\"id\":\"1\",\"c\":\"new\",\"u\":\"18446744073709551615\"" + dataExtra + "}]";
+            String plain = "{\"database\":\"d\",\"table\":\"t\",\"pkNames\":[\"id\"],\"isDdl\":false,"
+                    + "\"type\":\"UPDATE\",\"es\":1000,\"sqlType\":" + sqlType + ",\"mysqlType\":" + mysqlType
+                    + ",\"data\":" + data + ",\"old\":[{\"c\":\"old\"}]}";
+            if (extra > 0) {
+                assertTrue(sqlType.length() >= CanalJsonDecoder.MIN_RESUME_BYTES, "the wide case resumes");
+            }
+            String expected = describe(decode(new CanalJsonDecoder(), plain));
+            assertEquals(3 + extra, ((RowChange) decode(new CanalJsonDecoder(), plain).get(0)).after().length);
+            String[] variants = {
+                plain.replace(",", " ,\n\t").replace(":", " : "),
+                plain.replace("\"mysqlType\"", "\"mysql\\u0054ype\""),
+                // mysqlType first, then data between the two
+                "{\"database\":\"d\",\"table\":\"t\",\"mysqlType\":" + mysqlType + ",\"pkNames\":[\"id\"],"
+                        + "\"isDdl\":false,\"type\":\"UPDATE\",\"data\":" + data + ",\"es\":1000,\"sqlType\":"
+                        + sqlType + ",\"old\":[{\"c\":\"old\"}]}",
+                // not flat: left to the parser, which skips what the model does not know
+                plain.replace("\"u\":-5", "\"u\":-5,\"x\":{\"y\":[1,2]}"),
+                plain.replace("\"u\":\"bigint unsigned\"", "\"u\":\"bigint unsigned\",\"x\":[\"y\"]"),
+                // a name beyond ASCII in sqlType only: left to the parser
+                plain.replace("\"u\":-5", "\"u\":-5,\"\u00e9\":1"),
+            };
+            CanalJsonDecoder d = new CanalJsonDecoder();
+            for (String v : variants) {
+                assertEquals(expected, describe(decode(d, v)), v);
+                assertEquals(expected, describe(decode(new CanalJsonDecoder(), v)), v);
+            }
+            // several messages in one value, each resumed after its types, the terminator TiCDC writes between them
+            String three = plain + "\n" + variants[0] + "\n" + variants[2];
+            assertEquals(expected.repeat(3), describe(decode(d, three)));
+            assertEquals(expected.repeat(3), describe(decode(new CanalJsonDecoder(), three)));
         }
-        // several messages in one value, each resumed after its types, the terminator TiCDC writes between them
-        String three = plain + "\n" + variants[0] + "\n" + variants[2];
-        assertEquals(expected.repeat(3), describe(decode(d, three)));
-        assertEquals(expected.repeat(3), describe(decode(new CanalJsonDecoder(), three)));
     }
 
     @Test
     void malformedJsonAfterSkippedTypesIsReportedAtItsByteInTheValue() {
-        String good = row("INSERT", "varchar", "\"x\"");
+        String good = wideRow("t", 80, 1);
         String bad = good + "\n" + good.replace("[{\"id\":\"1\"", "[{\"id\":\"1\" \"oops\"");
         int at = bad.indexOf("\"oops\"");
         CodecException e = assertThrows(CodecException.class, () -> decode(new CanalJsonDecoder(), bad));

@@ -130,29 +130,13 @@ class DmlBuilderTest {
         RowShape shape = RowShape.of(wideSource, wide);
         DmlBuilder b = new DmlBuilder(new MariaDbDialect(), 64L * 1024 * 1024);
         long written = 0;
-        int batches = 0;
         while (written < DmlBuilder.LARGE_STATEMENT_AFTER_ROWS) {
-            List<RowChange> rows = new ArrayList<>();
-            for (int i = 0; i < 1000; i++) {
-                Object[] image = new Object[60];
-                image[0] = written + i;
-                rows.add(RowChange.insert(wideSource, image, 1));
-            }
-            List<SqlBatch> out = new ArrayList<>();
-            b.build(shape, rows, true, out);
-            assertEquals(64, out.get(0).rows(), "batch " + batches + ", after " + written + " rows");
+            List<SqlBatch> out = buildWide(b, shape, wideSource, written);
+            assertEquals(64, out.get(0).rows(), "after " + written + " rows");
             assertEquals(1000, out.stream().mapToInt(SqlBatch::rows).sum());
             written += 1000;
-            batches++;
         }
-        List<RowChange> rows = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            Object[] image = new Object[60];
-            image[0] = written + i;
-            rows.add(RowChange.insert(wideSource, image, 1));
-        }
-        List<SqlBatch> out = new ArrayList<>();
-        b.build(shape, rows, true, out);
+        List<SqlBatch> out = buildWide(b, shape, wideSource, written);
         assertEquals(256, out.get(0).rows(), "after " + written + " rows the table may use 256-row statements");
         // a narrow table is never held back: 256 rows of 2 columns are 512 placeholders
         DmlBuilder fresh = new DmlBuilder(new MariaDbDialect(), 64L * 1024 * 1024);
@@ -163,9 +147,20 @@ class DmlBuilderTest {
         assertEquals(256, first.get(0).rows());
         // a DDL on the wide table (forget) starts its count again
         b.forget(wide);
-        out.clear();
+        assertEquals(64, buildWide(b, shape, wideSource, written).get(0).rows());
+    }
+
+    /** 1,000 inserts of distinct keys from {@code firstId} into a 60-column table, through {@code b}. */
+    private static List<SqlBatch> buildWide(DmlBuilder b, RowShape shape, TableInfo source, long firstId) {
+        List<RowChange> rows = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Object[] image = new Object[60];
+            image[0] = firstId + i;
+            rows.add(RowChange.insert(source, image, 1));
+        }
+        List<SqlBatch> out = new ArrayList<>();
         b.build(shape, rows, true, out);
-        assertEquals(64, out.get(0).rows());
+        return out;
     }
 
     @Test

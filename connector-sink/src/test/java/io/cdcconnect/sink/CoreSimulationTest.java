@@ -197,7 +197,8 @@ class CoreSimulationTest {
             this.newTopic = r.nextInt(3) == 0;
             this.partitions2 = 1 + r.nextInt(3);
             this.recreatesTopic2 = newTopic && new java.util.Random(seed ^ 0x7E57_0F_7091CL).nextBoolean();
-            this.target = new SimTarget(new SimWorld(TABLES), DST, r, r.nextInt(3) == 0 ? 20 : 0);
+            this.target = new SimTarget(new SimWorld(TABLES), DST, r, r.nextInt(3) == 0 ? 20 : 0,
+                    r.nextInt(3) == 0 ? 150 : 0);
             for (int p = 0; p < partitions; p++) log.add(new ArrayList<>());
             for (int p = 0; p < partitions2; p++) log2.add(new ArrayList<>());
             generate();
@@ -628,7 +629,8 @@ class CoreSimulationTest {
             }
             return ts + "\n  producer " + producer + (twoProducers ? " (two)" : "") + ", " + partitions + " partitions, "
                     + taskCount + " tasks; trace "
-                    + trace + "\n  statements run " + target.ddlRuns + " from " + target.ddlOrigins + "\n  control "
+                    + trace + "\n  statements run " + target.ddlRuns + " from " + target.ddlOrigins + "\n  died after running "
+                    + target.diedAfterRunning + "\n  control "
                     + target.control + "\n  log "
                     + describeLog();
         }

@@ -44,17 +44,32 @@ final class SimTarget {
     private final Random random;
     /** Chance in 1000 that a transaction is committed but its acknowledgement lost (the task then fails). */
     private int lostCommitPerMille;
+    /**
+     * Chance in 1000, at each of the durable steps of running a statement, that the task dies right after it: after
+     * the statement ran on the target, after it was recorded as its table's last statement, after a coordinated
+     * sending was marked run, after the checkpoint past the statement was written. A worker killed there (the busy run's WorkerCrashTest of 2026-11-28 died between the last
+     * two, when they came the other way round) leaves the store as it was at that step.
+     */
+    private int ddlDeathPerMille;
+    /**
+     * Statements that ran on the model, but whose task died before the store learnt it (by the sending marked run, the
+     * checkpoint past it, or, for an uncounted statement, its table's last statement): their copies come again and run
+     * again, and that re-run is the run that counts ({@link #ddlRuns} holds only those).
+     */
+    final List<String> diedAfterRunning = new ArrayList<>();
 
-    SimTarget(SimWorld world, String targetSchema, Random random, int lostCommitPerMille) {
+    SimTarget(SimWorld world, String targetSchema, Random random, int lostCommitPerMille, int ddlDeathPerMille) {
         this.world = world;
         this.targetSchema = targetSchema;
         this.random = random;
         this.lostCommitPerMille = lostCommitPerMille;
+        this.ddlDeathPerMille = ddlDeathPerMille;
     }
 
     /** No more injected faults (the schedule's calm phase, which must reach quiescence). */
     void calm() {
         lostCommitPerMille = 0;
+        ddlDeathPerMille = 0;
     }
 
     /** A failure injected on purpose: the sim restarts the task, as Connect's restart would. */
@@ -79,8 +94,135 @@ final class SimTarget {
         @Override
         public SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
             pipeline = new SinkPipeline(config, metrics, new SinkPipeline.Parts(this,
-                    new io.cdcconnect.sink.ddl.InMemoryControlStore(control), this, null, this, null, null));
+                    new DyingControlStore(new InMemoryControlStore(control)), this, null, this, null, null));
             return pipeline;
+        }
+
+        /** Whether the task dies here (a draw only while deaths are on: a calm phase's schedule is unchanged). */
+        private boolean dies() {
+            return ddlDeathPerMille > 0 && random.nextInt(1000) < ddlDeathPerMille;
+        }
+
+        /** The statement this task ran whose run the store does not know yet: the index of its entry in ddlRuns. */
+        private int unknownRun = -1;
+
+        /** The task dies: its pipeline stops where it is, and the sim restarts it from the committed offsets. */
+        private InjectedFault death(String where) {
+            if (unknownRun >= 0) {
+                diedAfterRunning.add(ddlRuns.remove(unknownRun) + " from " + ddlOrigins.remove(unknownRun));
+                unknownRun = -1;
+            }
+            InjectedFault death = new InjectedFault("injected: the task died " + where);
+            failure = death;
+            return death;
+        }
+
+        /** The task's store, which may die right after a statement's durable steps ({@link #ddlDeathPerMille}). */
+        private final class DyingControlStore implements io.cdcconnect.sink.ddl.ControlStore {
+            private final io.cdcconnect.sink.ddl.ControlStore store;
+
+            DyingControlStore(io.cdcconnect.sink.ddl.ControlStore store) {
+                this.store = store;
+            }
+
+            @Override
+            public void done(String topic, String ddlId) throws java.sql.SQLException {
+                store.done(topic, ddlId);
+                unknownRun = -1;
+                if (dies()) throw death("after the sending " + ddlId.substring(0, 8) + " was marked run");
+            }
+
+            @Override
+            public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs,
+                               java.util.Set<SourcePartition> ddlPartitions) {
+                store.record(offsets, ddlCommitTs, ddlPartitions);
+                if (!ddlPartitions.isEmpty()) unknownRun = -1;
+                if (!ddlPartitions.isEmpty() && dies()) {
+                    throw death("after the checkpoint past the statement at " + ddlPartitions + " was written");
+                }
+            }
+
+            @Override
+            public boolean enabled() {
+                return store.enabled();
+            }
+
+            @Override
+            public long appliedThrough(SourcePartition partition) {
+                return store.appliedThrough(partition);
+            }
+
+            @Override
+            public CheckpointRecord checkpointRecord(SourcePartition partition) {
+                return store.checkpointRecord(partition);
+            }
+
+            @Override
+            public void recreated(SourcePartition partition) {
+                store.recreated(partition);
+            }
+
+            @Override
+            public void fingerprints(io.cdcconnect.sink.offset.RecordFingerprints fingerprints) {
+                store.fingerprints(fingerprints);
+            }
+
+            @Override
+            public TableDdl tableDdl(String table) {
+                return store.tableDdl(table);
+            }
+
+            @Override
+            public void recordTableDdl(String table, long ddlCommitTs, boolean uncounted) {
+                store.recordTableDdl(table, ddlCommitTs, uncounted);
+                if (uncounted) unknownRun = -1; // a copy of it that comes again is a TiCDC re-send
+                if (dies()) throw death("after the statement on " + table + " was recorded");
+            }
+
+            @Override
+            public long writtenThrough(SourcePartition partition) {
+                return store.writtenThrough(partition);
+            }
+
+            @Override
+            public void raiseWrittenThrough(SourcePartition partition, long offset) {
+                store.raiseWrittenThrough(partition, offset);
+            }
+
+            @Override
+            public void forget(SourcePartition partition) {
+                store.forget(partition);
+            }
+
+            @Override
+            public Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies)
+                    throws java.sql.SQLException {
+                return store.sending(topic, ddlKey, copies);
+            }
+
+            @Override
+            public boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset)
+                    throws java.sql.SQLException {
+                return store.copyRan(topic, ddlKey, partition, offset);
+            }
+
+            @Override
+            public java.util.Set<Integer> arrivals(String topic, String ddlId) throws java.sql.SQLException {
+                return store.arrivals(topic, ddlId);
+            }
+
+            @Override
+            public void arrive(String topic, String ddlId, java.util.Collection<SourcePartition> partitions)
+                    throws java.sql.SQLException {
+                store.arrive(topic, ddlId, partitions);
+            }
+
+            @Override
+            public io.cdcconnect.sink.ddl.DdlCoordinator.State state(String topic, String ddlKey, Sending sending,
+                    int copies, java.util.Set<SourcePartition> assigned, SourcePartition claimant)
+                    throws java.sql.SQLException {
+                return store.state(topic, ddlKey, sending, copies, assigned, claimant);
+            }
         }
 
         // ---- workers ----
@@ -189,9 +331,11 @@ final class SimTarget {
 
         @Override
         public boolean run(DdlChange ddl, String schema, boolean renamed, String origin) {
+            world.run(ddl.query());
             ddlRuns.add(ddl.commitTs() + " " + ddl.query());
             ddlOrigins.add(origin);
-            world.run(ddl.query());
+            unknownRun = ddlRuns.size() - 1;
+            if (dies()) throw death("after the statement at " + origin + " ran");
             return true;
         }
     }

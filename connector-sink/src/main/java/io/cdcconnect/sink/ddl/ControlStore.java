@@ -121,10 +121,15 @@ public interface ControlStore {
     void arrive(String topic, String ddlId, Collection<SourcePartition> partitions) throws SQLException;
 
     /**
-     * DONE when a task ran the statement; RUN when this task must run it now (every copy arrived and this task
-     * claimed it, or took over the claim of a task that lost {@code claimant}'s partition to this one); WAIT otherwise.
+     * Where a sending of the statement with {@code ddlKey} stands. DONE when a task ran it: it is marked run, or the
+     * claimed partition's checkpoint is at or past that partition's copy of the sending (the claimant ran it and wrote
+     * its checkpoint but stopped before marking it run, which sink versions before 2026-11-29 could: it is then marked
+     * run). RUN when this task must run it now (every copy arrived and this task claimed it, or took over the claim of
+     * a task that lost the claimed partition, still before its copy, to this one). WAIT otherwise.
+     *
+     * @param claimant the partition this task claims it for (its first copy here)
      */
-    DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
+    DdlCoordinator.State state(String topic, String ddlKey, Sending sending, int copies, Set<SourcePartition> assigned,
                                SourcePartition claimant) throws SQLException;
 
     /** Marks the statement run. */

@@ -201,28 +201,22 @@ public final class DdlCoordinator {
         }
     }
 
-    /**
-     * Where the statement stands: DONE when a task ran it; RUN when this task must run it now (the count of partitions
-     * is complete and this task claimed it, or took over the claim of a task that lost {@code claimant}'s partition to
-     * this one); WAIT otherwise.
-     *
-     * @param copies   partitions the statement was sent to
-     * @param assigned partitions this task holds now
-     */
-    public State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
-                       SourcePartition claimant) throws SQLException {
+    /** {@link ControlStore#state}. */
+    public State state(String topic, String ddlKey, ControlStore.Sending sending, int copies,
+                       Set<SourcePartition> assigned, SourcePartition claimant) throws SQLException {
         ensureTables();
         try (Connection c = dataSource.getConnection()) {
             try {
-                return state(c, topic, ddlId, copies, assigned, claimant);
+                return state(c, topic, ddlKey, sending, copies, assigned, claimant);
             } finally {
                 if (!c.getAutoCommit()) c.commit();
             }
         }
     }
 
-    private State state(Connection c, String topic, String ddlId, int copies, Set<SourcePartition> assigned,
-                        SourcePartition claimant) throws SQLException {
+    private State state(Connection c, String topic, String ddlKey, ControlStore.Sending sending, int copies,
+                        Set<SourcePartition> assigned, SourcePartition claimant) throws SQLException {
+        String ddlId = sending.id();
         try (PreparedStatement ps = c.prepareStatement(sql.selectRun())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
@@ -233,6 +227,16 @@ public final class DdlCoordinator {
                     String by = rs.getString(1);
                     int partition = rs.getInt(2);
                     if (by.equals(instance)) return State.RUN;
+                    // before any take-over: a claimed partition past its copy has applied rows from after the
+                    // statement, which must not run again before them
+                    long past = copyCheckpointed(c, topic, ddlKey, partition, sending.number());
+                    if (past >= 0) {
+                        finish(c, topic, ddlId);
+                        LOG.warn("The DDL {} of {} was claimed by a task that ran it but stopped before marking it "
+                                + "run: partition {}'s checkpoint is past its copy at offset {}. It counts as run",
+                                ddlId.substring(0, 12), topic, partition, past);
+                        return State.DONE;
+                    }
                     if (assigned.contains(new SourcePartition(topic, partition)) && takeOver(c, topic, ddlId, by)) {
                         LOG.warn("The DDL {} of {} was claimed by a task that no longer holds partition {}: this task "
                                 + "runs it", ddlId.substring(0, 12), topic, partition);
@@ -264,6 +268,21 @@ public final class DdlCoordinator {
         }
     }
 
+    /** The offset of {@code partition}'s copy of a sending when its checkpoint is at or past it, else -1. */
+    private long copyCheckpointed(Connection c, String topic, String ddlKey, int partition, long number)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.copyCheckpointed())) {
+            ps.setString(1, connector);
+            ps.setString(2, topic);
+            ps.setString(3, id(ddlKey));
+            ps.setInt(4, partition);
+            ps.setLong(5, number);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : -1;
+            }
+        }
+    }
+
     private boolean takeOver(Connection c, String topic, String ddlId, String from) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.takeOverRun())) {
             ps.setString(1, instance);
@@ -277,19 +296,26 @@ public final class DdlCoordinator {
 
     /** Marks the statement run. */
     public void done(String topic, String ddlId) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(sql.finishRun())) {
+        try (Connection c = dataSource.getConnection()) {
+            finish(c, topic, ddlId);
+            if (!c.getAutoCommit()) c.commit();
+        }
+    }
+
+    private void finish(Connection c, String topic, String ddlId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.finishRun())) {
             ps.setString(1, connector);
             ps.setString(2, topic);
             ps.setString(3, ddlId);
             ps.executeUpdate();
-            if (!c.getAutoCommit()) c.commit();
         }
     }
 
     private void ensureTables() throws SQLException {
         if (tablesReady) return;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            // the checkpoint's tables too: state() reads them beside the coordination's
+            for (String statement : sql.createCheckpoint()) st.execute(statement);
             for (String statement : sql.createCoordination()) st.execute(statement);
             if (!c.getAutoCommit()) c.commit();
         }

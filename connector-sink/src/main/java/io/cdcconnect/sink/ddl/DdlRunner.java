@@ -46,6 +46,24 @@ final class DdlRunner {
      */
     void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
                boolean uncounted) {
+        apply(ddl, partition, offset, copies, run, uncounted, () -> { });
+    }
+
+    /**
+     * As {@link #apply(DdlChange, SourcePartition, long, Map, boolean, boolean)}; {@code ran} records durably that the
+     * statement ran (or was refused and reported). Everything that says the statement ran (the table's last statement,
+     * {@code ran}) is durable <em>before</em> the checkpoint past its copies: the checkpoint makes every later owner
+     * of those partitions skip the copies, so a task that died between the checkpoint and the rest would leave a
+     * statement that ran but that the store does not know ran. A claimant that died there left the other tasks
+     * waiting for a claim no task could take over any more (the busy run's WorkerCrashTest, 2026-11-28); a task that
+     * died before the table's statement was recorded left TiCDC's re-sent rows from before a DROP COLUMN failing as
+     * rows that do not fit (CoreSimulationTest seed 124). The other way round, a task that dies after {@code ran}
+     * leaves copies that the store says ran ({@link ControlStore#copyRan}), and one that dies before it leaves its
+     * claim to the new owner of the claimed partition, which still receives its copy and runs the statement again
+     * (every partition still waits, so nothing after it has been applied).
+     */
+    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
+               boolean uncounted, Runnable ran) {
         drainBefore(partition, offset);
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
@@ -55,8 +73,14 @@ final class DdlRunner {
             if (run && runOrReport(ddl, targetSchema, partition, offset)) {
                 metrics.ddlApplied();
             }
+            // run here or by another task: rows of its table committed before it are from before it
+            if (!ddl.table().isEmpty()) {
+                replays.ran(targetSchema + "." + ddl.table(), ddl.commitTs(), uncounted);
+            }
+            if (run) ran.run();
             // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
             // make that durable before moving on, so a crash before Connect's next commit does not replay them
+            // (last: once it is written, the copies are never seen again)
             Map<SourcePartition, Long> through = new HashMap<>(pipeline.appliedOffsets().get());
             // the statement's own record: the copies' (of partitions still this task's), or the one it came in
             if (copies.isEmpty()) through.merge(partition, offset, Math::max);
@@ -64,10 +88,6 @@ final class DdlRunner {
             Set<SourcePartition> carriers = new HashSet<>(copies.keySet());
             if (copies.isEmpty()) carriers.add(partition);
             checkpoint.record(through, ddl.commitTs(), carriers);
-            // run here or by another task: rows of its table committed before it are from before it
-            if (!ddl.table().isEmpty()) {
-                replays.ran(targetSchema + "." + ddl.table(), ddl.commitTs(), uncounted);
-            }
         } catch (SQLException e) {
             throw new ApplyException(e.getMessage(), e);
         } finally {

@@ -323,8 +323,10 @@ public final class DdlSequencer {
         });
         passedWithoutCopy.put(topic, withoutCopy);
         warnedAt.remove(topic + '\u0000' + key);
-        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0);
-        if (run && held.arrived) held.ran(topic, control);
+        // a coordinated statement is marked run before the checkpoint that skips its copies (DdlRunner.apply)
+        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0, () -> {
+            if (held.arrived) held.ran(topic, control);
+        });
         // each partition flows again once it waits for no other statement: its records go on in their order
         for (SourcePartition p : passed.keySet()) gates.unhold(p, key);
         return true;

@@ -80,7 +80,8 @@ final class HeldDdl {
                 coordinator.arrive(topic, id, fresh.keySet());
                 recorded.addAll(fresh.keySet());
             }
-            DdlCoordinator.State state = coordinator.state(topic, id, copies, barrier.assignedPartitions(), partition);
+            DdlCoordinator.State state = coordinator.state(topic, key, sending, copies, barrier.assignedPartitions(),
+                    partition);
             if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
                 coordinatedSince = now;
                 LOG.warn("The DDL at {}@{} has waited more than {} ms ({}) for the other tasks' partitions of {} to pass "

@@ -196,15 +196,28 @@ public final class InMemoryControlStore implements ControlStore {
     }
 
     @Override
-    public DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
-                                      SourcePartition claimant) {
-        String id = topic + '\u0000' + ddlId;
+    public DdlCoordinator.State state(String topic, String ddlKey, Sending sending, int copies,
+                                      Set<SourcePartition> assigned, SourcePartition claimant) {
+        String id = topic + '\u0000' + sending.id();
         synchronized (shared) {
             Object[] run = shared.runs.get(id);
             if (run != null) {
                 if ((Boolean) run[2]) return DdlCoordinator.State.DONE;
                 if (run[0].equals(instance)) return DdlCoordinator.State.RUN;
-                if (assigned.contains(new SourcePartition(topic, (Integer) run[1]))) {
+                // as the JDBC store: the claimed partition's checkpoint past its copy says it ran
+                SourcePartition claimed = new SourcePartition(topic, (Integer) run[1]);
+                java.util.TreeMap<Long, Long> seen = shared.copies.get(topic + '\u0000' + DdlCoordinator.id(ddlKey)
+                        + '\u0000' + claimed.partition());
+                long through = shared.through.getOrDefault(claimed, -1L);
+                if (seen != null) {
+                    for (Map.Entry<Long, Long> copy : seen.entrySet()) {
+                        if (copy.getValue() == sending.number() && copy.getKey() >= 0 && through >= copy.getKey()) {
+                            run[2] = true;
+                            return DdlCoordinator.State.DONE;
+                        }
+                    }
+                }
+                if (assigned.contains(claimed)) {
                     run[0] = instance; // takes over the claim of a task that lost the claimant's partition
                     return DdlCoordinator.State.RUN;
                 }

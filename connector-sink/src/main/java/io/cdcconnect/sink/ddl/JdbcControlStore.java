@@ -116,9 +116,9 @@ public final class JdbcControlStore implements ControlStore {
     }
 
     @Override
-    public DdlCoordinator.State state(String topic, String ddlId, int copies, Set<SourcePartition> assigned,
-                                      SourcePartition claimant) throws SQLException {
-        return coordinator.state(topic, ddlId, copies, assigned, claimant);
+    public DdlCoordinator.State state(String topic, String ddlKey, Sending sending, int copies,
+                                      Set<SourcePartition> assigned, SourcePartition claimant) throws SQLException {
+        return coordinator.state(topic, ddlKey, sending, copies, assigned, claimant);
     }
 
     @Override

@@ -84,6 +84,13 @@ public interface ControlSql {
     /** (connector, topic, ddl id) -> claimed_by, claimed_partition, done. */
     String selectRun();
 
+    /**
+     * (connector, topic, statement key, partition, sending) -> the offset of the partition's copy of that sending, in a
+     * row only when the partition's {@code ddl_checkpoint} is at or past it (a copy of a recreated topic's earlier
+     * incarnation, moved below every offset, never is).
+     */
+    String copyCheckpointed();
+
     /** (connector, topic, ddl id, claimed_by, claimed partition): claims the statement; 0 rows when already claimed. */
     String insertRun();
 

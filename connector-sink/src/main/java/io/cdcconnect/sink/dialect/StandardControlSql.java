@@ -153,6 +153,14 @@ public abstract class StandardControlSql implements ControlSql {
     }
 
     @Override
+    public String copyCheckpointed() {
+        return "SELECT c.kafka_offset FROM " + table("ddl_copy") + " c JOIN " + table("ddl_checkpoint") + " k"
+                + " ON k.connector = c.connector AND k.topic = c.topic AND k.kafka_partition = c.kafka_partition"
+                + " WHERE c.connector = ? AND c.topic = ? AND c.ddl_key = ? AND c.kafka_partition = ? AND c.sending = ?"
+                + " AND c.kafka_offset >= 0 AND k.kafka_offset >= c.kafka_offset";
+    }
+
+    @Override
     public String insertRun() {
         return insertIgnoring(table("ddl_run"), "connector, topic, ddl_id, claimed_by, claimed_partition, done",
                 "?, ?, ?, ?, ?, 0");

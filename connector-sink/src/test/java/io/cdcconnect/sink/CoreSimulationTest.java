@@ -36,7 +36,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * partition.rule=table with the copy on the table's partition only, or TiCDC's Open-protocol/Avro with the DDL on
  * every partition, uncounted), re-sends parts of it (source or changefeed restarts), creates a second topic for a new table in a third of the seeds (the group rebalances to take it), and interleaves puts and empty polls, slow partitions,
  * workers committing in any order, offset commits, eager and cooperative rebalances (a partition may come back to the
- * same task), task kills with a restart from the committed offsets, commits whose acknowledgement is lost, and (in
+ * same task), task kills with a restart from the committed offsets, commits whose acknowledgement is lost, tasks that
+ * die right after one of a statement's durable steps (its copies, arrival and claim recorded, the statement run, its
+ * table's statement recorded, the sending marked run, the checkpoint past it), and (in
  * half the seeds with a second topic) that topic deleted and recreated under the same name, its later messages at
  * offsets its predecessor's checkpoint covers.
  *
@@ -101,6 +103,7 @@ class CoreSimulationTest {
         int recreated = 0;
         int twoProducerSeeds = 0;
         int resends = 0;
+        int deaths = 0;
         for (long seed = one >= 0 ? one : first; seed < (one >= 0 ? one + 1 : first + seeds); seed++) {
             String problem;
             try {
@@ -118,6 +121,7 @@ class CoreSimulationTest {
                 if (run.topic2Recreated) recreated++;
                 if (run.twoProducers) twoProducerSeeds++;
                 if (!run.trace.stream().noneMatch(t -> t.startsWith("resend"))) resends++;
+                deaths += (int) run.trace.stream().filter(t -> t.contains("the task died")).count();
             } catch (RuntimeException | AssertionError e) {
                 StringBuilder trace = new StringBuilder(e.toString());
                 for (StackTraceElement el : e.getStackTrace()) trace.append("\n  at ").append(el);
@@ -130,8 +134,8 @@ class CoreSimulationTest {
             }
         }
         System.out.printf("CoreSimulationTest: %d seeds in %.1f s (%d with a topic created mid-run, %d of them recreated, "
-                + "%d with two producers on one topic, %d with re-sends)%n", runs, (System.nanoTime() - start) / 1e9,
-                newTopics, recreated, twoProducerSeeds, resends);
+                + "%d with two producers on one topic, %d with re-sends; %d tasks died inside a statement's steps)%n",
+                runs, (System.nanoTime() - start) / 1e9, newTopics, recreated, twoProducerSeeds, resends, deaths);
     }
 
     /** One seed's world, history and schedule. */

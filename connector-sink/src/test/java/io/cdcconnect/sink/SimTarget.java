@@ -46,8 +46,9 @@ final class SimTarget {
     private int lostCommitPerMille;
     /**
      * Chance in 1000, at each of the durable steps of running a statement, that the task dies right after it: after
-     * the statement ran on the target, after it was recorded as its table's last statement, after a coordinated
-     * sending was marked run, after the checkpoint past the statement was written. A worker killed there (the busy run's WorkerCrashTest of 2026-11-28 died between the last
+     * its copies were recorded, after their arrival was recorded, after it claimed the sending, after the statement
+     * ran on the target, after it was recorded as its table's last statement, after a coordinated sending was marked
+     * run, after the checkpoint past the statement was written. A worker killed there (the busy run's WorkerCrashTest of 2026-11-28 died between the last
      * two, when they came the other way round) leaves the store as it was at that step.
      */
     private int ddlDeathPerMille;
@@ -197,7 +198,9 @@ final class SimTarget {
             @Override
             public Sending sending(String topic, String ddlKey, Map<SourcePartition, Long> copies)
                     throws java.sql.SQLException {
-                return store.sending(topic, ddlKey, copies);
+                Sending sending = store.sending(topic, ddlKey, copies);
+                if (dies()) throw death("after its copies " + copies + " were recorded");
+                return sending;
             }
 
             @Override
@@ -215,13 +218,19 @@ final class SimTarget {
             public void arrive(String topic, String ddlId, java.util.Collection<SourcePartition> partitions)
                     throws java.sql.SQLException {
                 store.arrive(topic, ddlId, partitions);
+                if (dies()) throw death("after the arrival of " + partitions + " was recorded");
             }
 
             @Override
             public io.cdcconnect.sink.ddl.DdlCoordinator.State state(String topic, String ddlKey, Sending sending,
                     int copies, java.util.Set<SourcePartition> assigned, SourcePartition claimant)
                     throws java.sql.SQLException {
-                return store.state(topic, ddlKey, sending, copies, assigned, claimant);
+                io.cdcconnect.sink.ddl.DdlCoordinator.State state = store.state(topic, ddlKey, sending, copies,
+                        assigned, claimant);
+                if (state == io.cdcconnect.sink.ddl.DdlCoordinator.State.RUN && dies()) {
+                    throw death("after it claimed the sending " + sending.id().substring(0, 8));
+                }
+                return state;
             }
         }
 

@@ -161,7 +161,10 @@ public final class TransactionApplier {
         connection.commit();
     }
 
-    /** Executes the statements; their parameters are cleared once all of them ran (or one failed). */
+    /**
+     * Executes the statements; their parameters stay bound up to the cache's budget once all of them ran
+     * ({@link ConnectionStatementCache#trimHeld}), and are all cleared when one failed.
+     */
     private void execute(ConnectionStatementCache cache, List<SqlBatch> batches) throws SQLException {
         try {
             for (SqlBatch batch : batches) {
@@ -175,7 +178,7 @@ public final class TransactionApplier {
             }
             throw e;
         }
-        cache.clearHeld();
+        cache.trimHeld();
     }
 
     private void executeOne(ConnectionStatementCache cache, SqlBatch batch) throws SQLException {
@@ -194,7 +197,7 @@ public final class TransactionApplier {
                 lease = null;
                 throw new MissingRowException("no row of " + batch.table() + " matched the update");
             }
-            lease.release();
+            lease.release(batch.bytes());
         } catch (SQLException e) {
             // the connection goes on (a rejected row is left out and the next written): free the statement
             if (lease != null && !builder.dialect().connectionLost(e)) releaseQuietly(lease);

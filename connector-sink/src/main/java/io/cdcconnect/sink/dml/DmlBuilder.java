@@ -184,7 +184,7 @@ public final class DmlBuilder {
                 Object[] image = images.get(done + r);
                 for (int c = 0; c < cols; c++) params[p++] = shape.value(image, c);
             }
-            out.add(new SqlBatch(text(shape, kind, n), params, n, kind, shape.target().quotedName()));
+            out.add(new SqlBatch(text(shape, kind, n), params, n, kind, shape.target().quotedName(), n * rowBytes));
             done += n;
         }
     }
@@ -300,6 +300,13 @@ public final class DmlBuilder {
             max = Math.max(max, b);
         }
         return max;
+    }
+
+    /** {@link #estimate(Object)} of every value. */
+    static long estimate(Object[] values) {
+        long b = 0;
+        for (Object v : values) b += estimate(v);
+        return b;
     }
 
     /** Bytes a value takes on the wire, pessimistic for text (3 bytes per UTF-16 unit). */

@@ -8,8 +8,15 @@ package io.cdcconnect.sink.dml;
  * @param rows   rows the statement writes or deletes
  * @param kind   what it does, for messages and metrics
  * @param table  the target table, quoted, for messages
+ * @param bytes  what its parameters take, estimated as {@link DmlBuilder#estimate} does (what a statement that keeps
+ *               them bound holds on to)
  */
-public record SqlBatch(String sql, Object[] params, int rows, Kind kind, String table) {
+public record SqlBatch(String sql, Object[] params, int rows, Kind kind, String table, long bytes) {
+
+    /** With {@link #bytes} estimated from the parameters. */
+    public SqlBatch(String sql, Object[] params, int rows, Kind kind, String table) {
+        this(sql, params, rows, kind, table, DmlBuilder.estimate(params));
+    }
 
     public enum Kind { INSERT, UPSERT, REPLACE, DELETE, UPDATE }
 

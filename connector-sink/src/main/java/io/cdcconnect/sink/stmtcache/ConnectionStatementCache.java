@@ -44,13 +44,21 @@ public final class ConnectionStatementCache implements AutoCloseable {
             return cached;
         }
 
-        /**
-         * Hands a cached statement back with its parameters still bound (they go at {@link #clearHeld}, once per
-         * statement rather than once per execution); closes a text one.
-         */
+        /** As {@link #release(long)} for parameters of no size worth counting. */
         public void release() throws SQLException {
+            release(0);
+        }
+
+        /**
+         * Hands a cached statement back with its parameters still bound, {@code boundBytes} of them (they go at
+         * {@link #trimHeld} once the held statements' parameters pass {@link #HELD_BYTES}, or at {@link #clearHeld});
+         * closes a text one.
+         */
+        public void release(long boundBytes) throws SQLException {
             if (cached) {
-                held.add(statement);
+                unhold(statement);
+                held.put(statement, boundBytes); // the most recently used last (statements compare by identity)
+                heldBytes += boundBytes;
             } else {
                 statement.close();
             }
@@ -67,14 +75,22 @@ public final class ConnectionStatementCache implements AutoCloseable {
     /** Keyed by SQL text (which names its table), least recently used first. */
     private final LinkedHashMap<String, Cached> lru = new LinkedHashMap<>(64, 0.75f, true);
     /**
-     * Cached statements handed back since the last {@link #clearHeld}, their parameters still bound. Every execution
-     * binds all of a statement's parameters, so clearing them in between only costs: Connector/J resets each of a
-     * 256-row statement's thousands of bindings, then sends every parameter's type again on the next execution
-     * (measured: 11% of the apply threads' time on 60-column rows). They are cleared once the statements of a
-     * transaction are written, so no statement keeps the values of a finished transaction alive.
+     * The most parameter bytes ({@link io.cdcconnect.sink.dml.SqlBatch#bytes}) the statements of one connection keep
+     * bound between transactions; past it the least recently used are cleared until they fit.
      */
-    private final java.util.Set<PreparedStatement> held =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    public static final long HELD_BYTES = 8L << 20;
+
+    /**
+     * Cached statements handed back with their parameters still bound, and how many bytes those are, least recently
+     * used first. Every execution binds all of a statement's parameters, so clearing them in between only costs:
+     * Connector/J resets each of a 256-row statement's thousands of bindings, then sends every parameter's type again
+     * on the next execution (measured: 11% of the apply threads' time on 60-column rows when they were cleared after
+     * every execution, still 10% of the worker threads' samples when they were cleared after every transaction). So
+     * they stay bound across transactions, and what they keep alive is bounded by {@link #HELD_BYTES} per connection,
+     * by the values' estimated size, never by time.
+     */
+    private final LinkedHashMap<PreparedStatement, Long> held = new LinkedHashMap<>();
+    private long heldBytes;
     /** The epoch of {@link #changes} last looked at: every cached statement is newer than the changes up to it. */
     private long seen;
 
@@ -142,7 +158,7 @@ public final class ConnectionStatementCache implements AutoCloseable {
             Cached c = it.next().getValue();
             if (all || changes.changedSince(c.table(), seen)) {
                 it.remove();
-                held.remove(c.statement());
+                unhold(c.statement());
                 closeQuietly(c.statement());
                 policy.release();
                 policy.metrics().cacheEviction();
@@ -170,7 +186,7 @@ public final class ConnectionStatementCache implements AutoCloseable {
         if (!it.hasNext()) return false;
         Cached eldest = it.next().getValue();
         it.remove();
-        held.remove(eldest.statement());
+        unhold(eldest.statement());
         closeQuietly(eldest.statement());
         policy.release();
         policy.metrics().cacheEviction();
@@ -192,28 +208,56 @@ public final class ConnectionStatementCache implements AutoCloseable {
         return lru.size();
     }
 
+    /** A statement that goes (closed, which drops its parameters) is no longer held. */
+    private void unhold(PreparedStatement statement) {
+        Long was = held.remove(statement);
+        if (was != null) heldBytes -= was;
+    }
+
     /** Statements holding the parameters of their last execution (for tests). */
     int heldCount() {
         return held.size();
     }
 
+    /** Bytes of parameters the held statements keep bound (for tests). */
+    long heldBytes() {
+        return heldBytes;
+    }
+
     /**
-     * Clears the parameters of every statement handed back since the last call, dropping the values they reference.
-     * Called after a transaction's statements are written, whether they succeeded or not.
+     * Clears the parameters of the least recently used held statements until the rest keep at most
+     * {@link #HELD_BYTES} bound. Called after a transaction's statements are written.
+     *
+     * @throws SQLException the first statement that could not be cleared (the others are cleared all the same)
+     */
+    public void trimHeld() throws SQLException {
+        clearHeldDownTo(HELD_BYTES);
+    }
+
+    /**
+     * Clears the parameters of every held statement, dropping the values they reference. Called when a transaction's
+     * statements failed: one may hold part of a binding.
      *
      * @throws SQLException the first statement that could not be cleared (the others are cleared all the same)
      */
     public void clearHeld() throws SQLException {
-        if (held.isEmpty()) return;
+        clearHeldDownTo(-1);
+    }
+
+    private void clearHeldDownTo(long keep) throws SQLException {
         SQLException first = null;
-        for (PreparedStatement ps : held) {
+        Iterator<Map.Entry<PreparedStatement, Long>> it = held.entrySet().iterator();
+        while (heldBytes > keep && it.hasNext()) {
+            Map.Entry<PreparedStatement, Long> e = it.next();
             try {
-                if (!ps.isClosed()) ps.clearParameters();
-            } catch (SQLException e) {
-                if (first == null) first = e;
+                if (!e.getKey().isClosed()) e.getKey().clearParameters();
+            } catch (SQLException ex) {
+                if (first == null) first = ex;
             }
+            heldBytes -= e.getValue();
+            it.remove();
         }
-        held.clear();
+        if (held.isEmpty()) heldBytes = 0;
         if (first != null) throw first;
     }
 
@@ -226,6 +270,7 @@ public final class ConnectionStatementCache implements AutoCloseable {
         }
         lru.clear();
         held.clear();
+        heldBytes = 0;
     }
 
     /** Forgets the statements without closing them: their connection is gone, and so are they on the server. */
@@ -233,6 +278,7 @@ public final class ConnectionStatementCache implements AutoCloseable {
         for (int i = 0; i < lru.size(); i++) policy.release();
         lru.clear();
         held.clear();
+        heldBytes = 0;
     }
 
     private static void closeQuietly(PreparedStatement ps) {

@@ -104,36 +104,52 @@ class ConnectionStatementCacheTest {
     }
 
     @Test
-    void aReleasedStatementKeepsItsParametersUntilTheyAreClearedOnceForAll() throws Exception {
+    void aReleasedStatementKeepsItsParametersAcrossTransactionsWithinTheHeldBytesBudget() throws Exception {
         SinkMetrics metrics = SinkMetrics.inMemory("c", "0");
-        StatementCachePolicy policy = StatementCachePolicy.of(2, -1, 1, 1, metrics);
+        StatementCachePolicy policy = StatementCachePolicy.of(3, -1, 1, 1, metrics);
+        long budget = ConnectionStatementCache.HELD_BYTES;
         try (Connection c = ds.getConnection()) {
             ConnectionStatementCache cache = new ConnectionStatementCache(c, policy);
             ConnectionStatementCache.Lease a = cache.acquire("SELECT ? + 1");
             a.statement().setInt(1, 41);
             assertEquals(42, selectPlusOne(a.statement()));
-            a.release();
-            a.release();
+            a.release(100);
+            a.release(100);
             assertEquals(1, cache.heldCount(), "held once, however often it was handed back");
-            // handed out again before the clear: the driver still has its value (every caller binds all of them)
+            assertEquals(100, cache.heldBytes(), "counted once too");
+            cache.trimHeld();
+            // a later transaction: the driver still has its value (every caller binds all of them)
             ConnectionStatementCache.Lease b = cache.acquire("SELECT ? + 1");
             assertSame(a.statement(), b.statement());
-            assertEquals(42, selectPlusOne(b.statement()));
-            b.release();
-            cache.clearHeld();
-            assertEquals(0, cache.heldCount());
-            ConnectionStatementCache.Lease d = cache.acquire("SELECT ? + 1");
+            assertEquals(42, selectPlusOne(b.statement()), "under the budget, trimming keeps the bindings");
+            b.release(budget / 2);
+            ConnectionStatementCache.Lease d = cache.acquire("SELECT ? + 2");
+            d.statement().setInt(1, 40);
+            assertEquals(42, selectPlusOne(d.statement()));
+            d.release(budget / 2 + 1);
+            assertEquals(budget + 1, cache.heldBytes());
+            cache.trimHeld();
+            // over the budget: the least recently used ('SELECT ? + 1') goes first, and that is enough
+            assertEquals(1, cache.heldCount());
+            assertEquals(budget / 2 + 1, cache.heldBytes());
+            ConnectionStatementCache.Lease e = cache.acquire("SELECT ? + 1");
             SQLException unbound = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
-                    () -> selectPlusOne(d.statement()));
+                    () -> selectPlusOne(e.statement()));
             assertTrue(unbound.getMessage().contains("parameter"), unbound.getMessage());
-            d.release();
-            // an evicted (closed) statement is no longer held: clearing does not touch it
-            cache.acquire("SELECT ? + 2").release();
-            cache.acquire("SELECT ? + 3").release();
-            assertEquals(2, cache.heldCount(), "'SELECT ? + 1' went with its eviction");
-            assertTrue(d.statement().isClosed());
+            e.release(0);
+            ConnectionStatementCache.Lease f = cache.acquire("SELECT ? + 2");
+            assertEquals(42, selectPlusOne(f.statement()), "the most recently used kept its binding");
+            f.release(budget / 2 + 1);
+            // an evicted (closed) statement is no longer held, and its bytes no longer count
+            cache.acquire("SELECT ? + 3").release(10);
+            cache.acquire("SELECT ? + 4").release(10);
+            assertTrue(e.statement().isClosed(), "'SELECT ? + 1', the least recently used, was evicted");
+            assertEquals(3, cache.heldCount(), "the evicted one went with its eviction");
+            assertEquals(budget / 2 + 1 + 20, cache.heldBytes());
+            // a failed transaction clears them all, whatever the budget
             cache.clearHeld();
             assertEquals(0, cache.heldCount());
+            assertEquals(0, cache.heldBytes());
             cache.close();
         }
     }

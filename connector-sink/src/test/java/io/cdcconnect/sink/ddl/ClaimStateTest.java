@@ -96,9 +96,6 @@ class ClaimStateTest {
                 "the claimed partition's checkpoint past its copy says the statement ran");
         ControlStore newOwner = stores.get();
         assertTrue(newOwner.copyRan(TOPIC, KEY, P2, 7), "and it is now marked run: p2's copy comes again as run");
-        // a task that holds the claimed partition itself must not take the claim over and run it again: that
-        // partition has moved on past the statement
-        assertEquals(DONE, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P0, P1, P2, P3), P0));
     }
 
     @ParameterizedTest
@@ -108,7 +105,8 @@ class ClaimStateTest {
         Supplier<ControlStore> stores = stores(kind);
         Claimed c = claimed(stores);
         c.a().record(Map.of(P2, 7L, P3, 5L), 7_000L << 18, Set.of(P2, P3));
-        // the new owner of A's partitions asks first, holding the claimed one
+        // the new owner of A's partitions asks first, holding the claimed one: nothing is marked yet, so only the
+        // checkpoint keeps it from taking the claim over and running the statement after rows from after it
         ControlStore newOwner = stores.get();
         assertEquals(DONE, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P2, P3), P2),
                 "not RUN: the claimed partition is past the statement, which ran");

@@ -149,7 +149,29 @@ public final class SinkPipeline implements AutoCloseable {
             ds = pool(config, dialect, poolName);
             ServerLimits limits = readLimits(ds, dialect);
             SqlDialect refined = dialect.refine(config.dialect(), limits.version());
-            if (!refined.sessionInitSql(config.timestampTimeZone()).equals(dialect.sessionInitSql(
+            try (java.sql.Connection probe = ds.getConnection()) {
+                refined = refined.chooseDriver(probe, config.connectionDriver(), config.connectionUrl(),
+                        config.connectionSslMode());
+                if (!probe.getAutoCommit()) probe.commit();
+            }
+            if (!refined.driverClass().equals(dialect.driverClass())) {
+                HikariDataSource other;
+                try {
+                    other = pool(config, refined, poolName);
+                } catch (RuntimeException e) {
+                    // the family's first driver connected: a second that cannot is not a reason to stop
+                    LOG.warn("{} cannot connect ({}); the sink stays with {}", refined.driverName(),
+                            DataSources.scrub(String.valueOf(e.getMessage()), config.connectionUrl(),
+                                    config.connectionPassword()), dialect.driverName());
+                    other = null;
+                    refined = refined.chooseDriver(null, io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ
+                            .SETTING_MYSQL, config.connectionUrl(), config.connectionSslMode());
+                }
+                if (other != null) {
+                    ds.close();
+                    ds = other;
+                }
+            } else if (!refined.sessionInitSql(config.timestampTimeZone()).equals(dialect.sessionInitSql(
                     config.timestampTimeZone()))) {
                 ds.close();
                 ds = pool(config, refined, poolName);
@@ -206,11 +228,20 @@ public final class SinkPipeline implements AutoCloseable {
                         p.safeMode.mode().configName()), ds, cachePolicy,
                 new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,
                 p::release, p::wake, p::rejectedRows, tableChanges);
-        LOG.info("Sink pipeline connected to {} (dialect {}, largest statement {} bytes, prepared statements allowed {}):"
-                        + " {} workers, statement cache {} per connection, safe.mode={}", limits.version(), dialect.name(),
-                limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
+        LOG.info("Sink pipeline connected to {} (dialect {}, driver {}, largest statement {} bytes, prepared statements"
+                        + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}", limits.version(),
+                dialect.name(), dialect.driverName() + driverNote(dialect), limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
                 config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
         return p;
+    }
+
+    /** Why a MariaDB target's connections stay with mysql-connector-j, for the start line; empty otherwise. */
+    private static String driverNote(SqlDialect dialect) {
+        if (dialect instanceof io.cdcconnect.sink.dialect.mysql.MariaDbDialect m
+                && !dialect.driverClass().equals(io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ.DRIVER_CLASS)) {
+            return " (not " + io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ.NAME + ": " + m.driverReason() + ")";
+        }
+        return "";
     }
 
     /** The target database of a source database ({@code schema.map}). */

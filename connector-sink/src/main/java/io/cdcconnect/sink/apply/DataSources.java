@@ -56,7 +56,7 @@ public final class DataSources {
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new java.sql.SQLException("the JDBC driver " + dialect.driverClass() + " is not available: " + e);
         }
-        java.sql.Connection c = driver.connect(url, p);
+        java.sql.Connection c = driver.connect(dialect.driverUrl(url), p);
         if (c == null) throw new java.sql.SQLException("the driver " + dialect.driverClass() + " refuses the URL");
         // the sink's own session (its sql_mode above all), as on a pooled connection; in UTC: a check writes no time
         try (java.sql.Statement st = c.createStatement()) {
@@ -89,7 +89,7 @@ public final class DataSources {
             throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
         }
         HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(url);
+        hc.setJdbcUrl(dialect.driverUrl(url));
         // name the driver: under Connect's plugin class loader, DriverManager may never have seen our driver jar
         hc.setDriverClassName(dialect.driverClass());
         hc.setUsername(user);

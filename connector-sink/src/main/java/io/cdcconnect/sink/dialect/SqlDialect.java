@@ -51,6 +51,26 @@ public interface SqlDialect {
         return this;
     }
 
+    /**
+     * This dialect with the JDBC driver it serves {@code url} through, chosen by measurement within the family
+     * ({@code setting}: {@code connection.driver}); {@code probe} is a connection the family's first driver made to
+     * the server, with {@code connection.ssl.mode} {@code sslMode}. The default keeps the one driver.
+     */
+    default SqlDialect chooseDriver(Connection probe, String setting, String url, String sslMode)
+            throws SQLException {
+        return this;
+    }
+
+    /** The driver's name for logs and messages. */
+    default String driverName() {
+        return driverClass();
+    }
+
+    /** The URL the driver is given for the configured {@code url} (the same unless the driver spells it otherwise). */
+    default String driverUrl(String url) {
+        return url;
+    }
+
     /** Sets {@code millis} as the connection's socket timeout (0: none), e.g. around a long DDL statement. */
     default void setNetworkTimeout(Connection c, int millis) throws SQLException {
         c.setNetworkTimeout(Runnable::run, millis);

@@ -72,6 +72,8 @@ public final class ConnectionStatementCache implements AutoCloseable {
     private final Connection connection;
     private final StatementCachePolicy policy;
     private final TableChanges changes;
+    /** The connection is MariaDB Connector/J's: null until asked. */
+    private Boolean mariaDb;
     /** Keyed by SQL text (which names its table), least recently used first. */
     private final LinkedHashMap<String, Cached> lru = new LinkedHashMap<>(64, 0.75f, true);
     /**
@@ -132,6 +134,16 @@ public final class ConnectionStatementCache implements AutoCloseable {
         PreparedStatement ps;
         try {
             ps = connection.prepareStatement(sql);
+            if (mariaDb()) {
+                // MariaDB Connector/J prepares a DML statement with its first execution; asking for the
+                // parameters' metadata prepares it now, so that a server out of statements is met here
+                try {
+                    ps.getParameterMetaData();
+                } catch (SQLException e) {
+                    closeQuietly(ps);
+                    throw e;
+                }
+            }
         } catch (SQLException e) {
             policy.release();
             if (isConnectionProblem(e)) throw e;
@@ -196,12 +208,22 @@ public final class ConnectionStatementCache implements AutoCloseable {
     private Lease textStatement(String sql) throws SQLException {
         policy.metrics().textFallback();
         PreparedStatement ps;
-        try {
+        if (mariaDb()) {
+            ps = connection.unwrap(org.mariadb.jdbc.Connection.class).prepareInternal(sql,
+                    java.sql.Statement.NO_GENERATED_KEYS, java.sql.ResultSet.TYPE_FORWARD_ONLY,
+                    java.sql.ResultSet.CONCUR_READ_ONLY, false);
+        } else if (connection.isWrapperFor(JdbcConnection.class)) {
             ps = connection.unwrap(JdbcConnection.class).clientPrepareStatement(sql);
-        } catch (SQLException notConnectorJ) {
+        } else {
             ps = connection.prepareStatement(sql);
         }
         return new Lease(ps, false);
+    }
+
+    /** Whether the connection is MariaDB Connector/J's (asked once). */
+    private boolean mariaDb() throws SQLException {
+        if (mariaDb == null) mariaDb = connection.isWrapperFor(org.mariadb.jdbc.Connection.class);
+        return mariaDb;
     }
 
     public int size() {

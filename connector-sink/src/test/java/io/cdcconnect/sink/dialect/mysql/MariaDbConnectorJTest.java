@@ -1,0 +1,76 @@
+package io.cdcconnect.sink.dialect.mysql;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which mysql-connector-j URLs MariaDB Connector/J may serve, and with what (no server needed: pure mapping). */
+class MariaDbConnectorJTest {
+
+    @Test
+    void aPlainUrlSwitchesWithItsHostPortAndDatabase() {
+        MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan("jdbc:mysql://replica.example:3307/shop");
+        assertTrue(p.switches(), String.valueOf(p.why()));
+        assertEquals("jdbc:mariadb://replica.example:3307/shop", p.url());
+        assertEquals(Map.of(), p.options());
+        assertNull(p.why());
+        assertEquals("jdbc:mariadb://127.0.0.1:3306/", MariaDbConnectorJ.plan("jdbc:mysql://127.0.0.1/").url());
+        assertEquals("jdbc:mariadb://[::1]:3306/", MariaDbConnectorJ.plan("jdbc:mysql://[::1]:3306/").url());
+    }
+
+    @Test
+    void optionsOfTheSameMeaningGoAlongAndTlsOptionsAreReadAsTheMode() {
+        MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan("jdbc:mysql://h:3306/?useSSL=false&allowPublicKeyRetrieval="
+                + "true&connectTimeout=5000&characterEncoding=UTF-8&nullDatabaseMeansCurrent=true");
+        assertTrue(p.switches(), String.valueOf(p.why()));
+        assertEquals(Map.of("allowPublicKeyRetrieval", "true", "connectTimeout", "5000"), p.options());
+        // the sink's own bounds win over the URL's, as mysql-connector-j lets them
+        Properties props = MariaDbConnectorJ.properties(p, "disable", 60_000);
+        assertEquals("30000", props.getProperty("connectTimeout"));
+        assertEquals("60000", props.getProperty("socketTimeout"));
+        assertEquals("true", props.getProperty("allowPublicKeyRetrieval"));
+        assertEquals("disable", props.getProperty("sslMode"));
+        assertEquals("true", props.getProperty("useServerPrepStmts"));
+        assertEquals("false", props.getProperty("cachePrepStmts"));
+    }
+
+    @Test
+    void whatOnlyMysqlConnectorJReadsKeepsIt() {
+        for (String url : new String[]{
+                "jdbc:mysql://h:3306/?trustCertificateKeyStoreUrl=file:/etc/ca.p12",
+                "jdbc:mysql://h:3306/?connectionTimeZone=UTC",
+                "jdbc:mysql://h:3306/?characterEncoding=latin1",
+                "jdbc:mysql://h1:3306,h2:3306/",
+                "jdbc:mysql://sink:secret@h:3306/",
+                "jdbc:mysql://h:3306/?password=secret",
+                "jdbc:mysql+srv://_mysql._tcp.example/",
+                "jdbc:mysql:loadbalance://h1,h2/",
+                "jdbc:mysql://h:3306/my%20db"}) {
+            MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan(url);
+            assertFalse(p.switches(), url);
+            assertNull(p.url(), url);
+            assertFalse(p.why().contains("secret"), p.why());
+        }
+        assertEquals("the URL option connectionTimeZone is mysql-connector-j's",
+                MariaDbConnectorJ.plan("jdbc:mysql://h:3306/?connectionTimeZone=UTC").why());
+    }
+
+    @Test
+    void tlsModesMapToMariaDbConnectorJsWithPreferredDecidedByTheProbe() {
+        assertEquals("disable", MariaDbConnectorJ.sslMode("disabled", true));
+        assertEquals("trust", MariaDbConnectorJ.sslMode("preferred", true));
+        assertEquals("disable", MariaDbConnectorJ.sslMode("preferred", false));
+        assertEquals("trust", MariaDbConnectorJ.sslMode(null, true));
+        assertEquals("trust", MariaDbConnectorJ.sslMode("required", false));
+        assertEquals("verify-ca", MariaDbConnectorJ.sslMode("verify-ca", false));
+        assertEquals("verify-full", MariaDbConnectorJ.sslMode("verify-identity", false));
+        assertThrows(IllegalArgumentException.class, () -> MariaDbConnectorJ.sslMode("sometimes", true));
+    }
+}

@@ -164,8 +164,7 @@ public final class SinkPipeline implements AutoCloseable {
                             DataSources.scrub(String.valueOf(e.getMessage()), config.connectionUrl(),
                                     config.connectionPassword()), dialect.driverName());
                     other = null;
-                    refined = refined.chooseDriver(null, io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ
-                            .SETTING_MYSQL, config.connectionUrl(), config.connectionSslMode());
+                    refined = refined.firstDriver();
                 }
                 if (other != null) {
                     ds.close();
@@ -230,18 +229,10 @@ public final class SinkPipeline implements AutoCloseable {
                 p::release, p::wake, p::rejectedRows, tableChanges);
         LOG.info("Sink pipeline connected to {} (dialect {}, driver {}, largest statement {} bytes, prepared statements"
                         + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}", limits.version(),
-                dialect.name(), dialect.driverName() + driverNote(dialect), limits.maxAllowedPacket(), limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
+                dialect.name(), dialect.describeDriver(), limits.maxAllowedPacket(),
+                limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
                 config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
         return p;
-    }
-
-    /** Why a MariaDB target's connections stay with mysql-connector-j, for the start line; empty otherwise. */
-    private static String driverNote(SqlDialect dialect) {
-        if (dialect instanceof io.cdcconnect.sink.dialect.mysql.MariaDbDialect m
-                && !dialect.driverClass().equals(io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ.DRIVER_CLASS)) {
-            return " (not " + io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ.NAME + ": " + m.driverReason() + ")";
-        }
-        return "";
     }
 
     /** The target database of a source database ({@code schema.map}). */

@@ -61,9 +61,19 @@ public interface SqlDialect {
         return this;
     }
 
+    /** This dialect over the family's first driver (the one {@link #chooseDriver}'s probe came through). */
+    default SqlDialect firstDriver() {
+        return this;
+    }
+
     /** The driver's name for logs and messages. */
     default String driverName() {
         return driverClass();
+    }
+
+    /** The driver and, where the family has a choice, why this one: for the task's start line. */
+    default String describeDriver() {
+        return driverName();
     }
 
     /** The URL the driver is given for the configured {@code url} (the same unless the driver spells it otherwise). */

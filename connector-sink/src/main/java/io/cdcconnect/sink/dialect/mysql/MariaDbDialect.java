@@ -59,9 +59,19 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
         return new MariaDbDialect(p, MariaDbConnectorJ.sslMode(effective, tls));
     }
 
-    /** Why the connections stay with mysql-connector-j, or null when they do not. */
-    public String driverReason() {
-        return plan == null ? "connection.driver=" + MariaDbConnectorJ.SETTING_MYSQL : plan.why();
+    /** mysql-connector-j, as when MariaDB Connector/J could not connect where it could. */
+    @Override
+    public SqlDialect firstDriver() {
+        return new MariaDbDialect(new MariaDbConnectorJ.Plan(null, java.util.Map.of(),
+                MariaDbConnectorJ.NAME + " could not connect"), null);
+    }
+
+    /** "MariaDB Connector/J", or "mysql-connector-j (not MariaDB Connector/J: why)". */
+    @Override
+    public String describeDriver() {
+        if (mariaDbDriver()) return driverName();
+        return driverName() + " (not " + MariaDbConnectorJ.NAME + ": "
+                + (plan == null ? "connection.driver=" + MariaDbConnectorJ.SETTING_MYSQL : plan.why()) + ")";
     }
 
     private boolean mariaDbDriver() {

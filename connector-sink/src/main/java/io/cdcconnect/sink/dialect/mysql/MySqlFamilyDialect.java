@@ -114,6 +114,11 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     }
 
     @Override
+    public String driverName() {
+        return "mysql-connector-j";
+    }
+
+    @Override
     public Properties driverProperties(long socketTimeoutMillis) {
         Properties p = new Properties();
         // server-side statements, cached by the sink's own bounded cache, never by the driver

@@ -73,4 +73,38 @@ class MariaDbConnectorJTest {
         assertEquals("verify-full", MariaDbConnectorJ.sslMode("verify-identity", false));
         assertThrows(IllegalArgumentException.class, () -> MariaDbConnectorJ.sslMode("sometimes", true));
     }
+
+    @Test
+    void theDialectSaysWhichDriverItUsesAndWhy() throws Exception {
+        // a URL MariaDB Connector/J cannot take is decided before the probe is asked anything
+        MariaDbDialect kept = (MariaDbDialect) new MariaDbDialect().chooseDriver(null, MariaDbConnectorJ.SETTING_AUTO,
+                "jdbc:mysql://h:3306/?connectionTimeZone=UTC", "preferred");
+        assertEquals("com.mysql.cj.jdbc.Driver", kept.driverClass());
+        assertEquals("jdbc:mysql://h:3306/?connectionTimeZone=UTC",
+                kept.driverUrl("jdbc:mysql://h:3306/?connectionTimeZone=UTC"));
+        assertEquals("mysql-connector-j (not MariaDB Connector/J: the URL option connectionTimeZone is "
+                + "mysql-connector-j's)", kept.describeDriver());
+        MariaDbDialect asked = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
+                MariaDbConnectorJ.SETTING_MYSQL, "jdbc:mysql://h:3306/", "preferred");
+        assertEquals("mysql-connector-j (not MariaDB Connector/J: connection.driver=mysql-connector-j)",
+                asked.describeDriver());
+        // explicit TLS modes need no probe either
+        MariaDbDialect verified = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
+                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:3306/db", "verify-identity");
+        assertEquals(MariaDbConnectorJ.DRIVER_CLASS, verified.driverClass());
+        assertEquals("MariaDB Connector/J", verified.describeDriver());
+        assertEquals("jdbc:mariadb://h:3306/db", verified.driverUrl("jdbc:mysql://h:3306/db"));
+        Properties p = verified.driverProperties(0);
+        verified.applySslMode(p, "jdbc:mysql://h:3306/db", "verify-identity");
+        assertEquals("verify-full", p.getProperty("sslMode"));
+        assertNull(p.getProperty("socketTimeout"));
+        // a URL that chooses TLS itself wins, as with mysql-connector-j
+        MariaDbDialect urlTls = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
+                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:3306/?sslMode=VERIFY_CA", "disabled");
+        assertEquals("verify-ca", urlTls.driverProperties(0).getProperty("sslMode"));
+        MariaDbDialect fellBack = (MariaDbDialect) verified.firstDriver();
+        assertEquals("com.mysql.cj.jdbc.Driver", fellBack.driverClass());
+        assertEquals("mysql-connector-j (not MariaDB Connector/J: MariaDB Connector/J could not connect)",
+                fellBack.describeDriver());
+    }
 }

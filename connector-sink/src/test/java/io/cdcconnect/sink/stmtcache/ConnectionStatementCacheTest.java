@@ -51,7 +51,8 @@ class ConnectionStatementCacheTest {
         db.close();
     }
 
-    private static long openOnServer(Connection c) throws SQLException {
+    /** Server-side statements this session holds open: its own Com_stmt_prepare - Com_stmt_close. */
+    static long openOnServer(Connection c) throws SQLException {
         long prepared = 0;
         long closed = 0;
         try (Statement st = c.createStatement();

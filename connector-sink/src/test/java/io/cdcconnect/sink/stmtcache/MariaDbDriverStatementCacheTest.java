@@ -66,17 +66,7 @@ class MariaDbDriverStatementCacheTest {
     }
 
     private static long openOnServer(Connection c) throws SQLException {
-        long prepared = 0;
-        long closed = 0;
-        try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SHOW SESSION STATUS WHERE Variable_name IN "
-                     + "('Com_stmt_prepare', 'Com_stmt_close')")) {
-            while (rs.next()) {
-                if (rs.getString(1).equalsIgnoreCase("Com_stmt_prepare")) prepared = rs.getLong(2);
-                else closed = rs.getLong(2);
-            }
-        }
-        return prepared - closed;
+        return ConnectionStatementCacheTest.openOnServer(c);
     }
 
     private static String insert(int rows) {

@@ -22,6 +22,8 @@ public final class MariaDbConnectorJ {
 
     public static final String DRIVER_CLASS = "org.mariadb.jdbc.Driver";
     public static final String NAME = "MariaDB Connector/J";
+    /** The port a URL without one means, to both drivers. */
+    public static final int DEFAULT_PORT = 3306;
 
     /** {@code connection.driver}: the choice by measurement, or mysql-connector-j always. */
     public static final String SETTING_AUTO = "auto";
@@ -96,7 +98,7 @@ public final class MariaDbConnectorJ {
             }
             options.put(e.getKey(), value);
         }
-        int port = h.getPort() > 0 ? h.getPort() : 3306;
+        int port = h.getPort() > 0 ? h.getPort() : DEFAULT_PORT;
         String authority = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
         return new Plan("jdbc:mariadb://" + authority + ":" + port + "/" + database, options, null);
     }

@@ -11,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which mysql-connector-j URLs MariaDB Connector/J may serve, and with what (no server needed: pure mapping). */
+/**
+ * Which mysql-connector-j URLs MariaDB Connector/J may serve, and with what. Pure mapping: nothing connects (the hosts
+ * and ports are made up), so no server is needed; {@code MariaDbDriverStatementCacheTest} connects through the driver.
+ */
 class MariaDbConnectorJTest {
 
     @Test
@@ -21,13 +24,14 @@ class MariaDbConnectorJTest {
         assertEquals("jdbc:mariadb://replica.example:3307/shop", p.url());
         assertEquals(Map.of(), p.options());
         assertNull(p.why());
-        assertEquals("jdbc:mariadb://127.0.0.1:3306/", MariaDbConnectorJ.plan("jdbc:mysql://127.0.0.1/").url());
-        assertEquals("jdbc:mariadb://[::1]:3306/", MariaDbConnectorJ.plan("jdbc:mysql://[::1]:3306/").url());
+        assertEquals("jdbc:mariadb://replica.example:" + MariaDbConnectorJ.DEFAULT_PORT + "/",
+                MariaDbConnectorJ.plan("jdbc:mysql://replica.example/").url(), "a URL without a port means the default");
+        assertEquals("jdbc:mariadb://[fd00::7]:4417/", MariaDbConnectorJ.plan("jdbc:mysql://[fd00::7]:4417/").url());
     }
 
     @Test
     void optionsOfTheSameMeaningGoAlongAndTlsOptionsAreReadAsTheMode() {
-        MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan("jdbc:mysql://h:3306/?useSSL=false&allowPublicKeyRetrieval="
+        MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan("jdbc:mysql://h:4417/?useSSL=false&allowPublicKeyRetrieval="
                 + "true&connectTimeout=5000&characterEncoding=UTF-8&nullDatabaseMeansCurrent=true");
         assertTrue(p.switches(), String.valueOf(p.why()));
         assertEquals(Map.of("allowPublicKeyRetrieval", "true", "connectTimeout", "5000"), p.options());
@@ -44,22 +48,22 @@ class MariaDbConnectorJTest {
     @Test
     void whatOnlyMysqlConnectorJReadsKeepsIt() {
         for (String url : new String[]{
-                "jdbc:mysql://h:3306/?trustCertificateKeyStoreUrl=file:/etc/ca.p12",
-                "jdbc:mysql://h:3306/?connectionTimeZone=UTC",
-                "jdbc:mysql://h:3306/?characterEncoding=latin1",
-                "jdbc:mysql://h1:3306,h2:3306/",
-                "jdbc:mysql://sink:secret@h:3306/",
-                "jdbc:mysql://h:3306/?password=secret",
+                "jdbc:mysql://h:4417/?trustCertificateKeyStoreUrl=file:/etc/ca.p12",
+                "jdbc:mysql://h:4417/?connectionTimeZone=UTC",
+                "jdbc:mysql://h:4417/?characterEncoding=latin1",
+                "jdbc:mysql://h1:4417,h2:4417/",
+                "jdbc:mysql://sink:secret@h:4417/",
+                "jdbc:mysql://h:4417/?password=secret",
                 "jdbc:mysql+srv://_mysql._tcp.example/",
                 "jdbc:mysql:loadbalance://h1,h2/",
-                "jdbc:mysql://h:3306/my%20db"}) {
+                "jdbc:mysql://h:4417/my%20db"}) {
             MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan(url);
             assertFalse(p.switches(), url);
             assertNull(p.url(), url);
             assertFalse(p.why().contains("secret"), p.why());
         }
         assertEquals("the URL option connectionTimeZone is mysql-connector-j's",
-                MariaDbConnectorJ.plan("jdbc:mysql://h:3306/?connectionTimeZone=UTC").why());
+                MariaDbConnectorJ.plan("jdbc:mysql://h:4417/?connectionTimeZone=UTC").why());
     }
 
     @Test
@@ -78,29 +82,29 @@ class MariaDbConnectorJTest {
     void theDialectSaysWhichDriverItUsesAndWhy() throws Exception {
         // a URL MariaDB Connector/J cannot take is decided before the probe is asked anything
         MariaDbDialect kept = (MariaDbDialect) new MariaDbDialect().chooseDriver(null, MariaDbConnectorJ.SETTING_AUTO,
-                "jdbc:mysql://h:3306/?connectionTimeZone=UTC", "preferred");
+                "jdbc:mysql://h:4417/?connectionTimeZone=UTC", "preferred");
         assertEquals("com.mysql.cj.jdbc.Driver", kept.driverClass());
-        assertEquals("jdbc:mysql://h:3306/?connectionTimeZone=UTC",
-                kept.driverUrl("jdbc:mysql://h:3306/?connectionTimeZone=UTC"));
+        assertEquals("jdbc:mysql://h:4417/?connectionTimeZone=UTC",
+                kept.driverUrl("jdbc:mysql://h:4417/?connectionTimeZone=UTC"));
         assertEquals("mysql-connector-j (not MariaDB Connector/J: the URL option connectionTimeZone is "
                 + "mysql-connector-j's)", kept.describeDriver());
         MariaDbDialect asked = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
-                MariaDbConnectorJ.SETTING_MYSQL, "jdbc:mysql://h:3306/", "preferred");
+                MariaDbConnectorJ.SETTING_MYSQL, "jdbc:mysql://h:4417/", "preferred");
         assertEquals("mysql-connector-j (not MariaDB Connector/J: connection.driver=mysql-connector-j)",
                 asked.describeDriver());
         // explicit TLS modes need no probe either
         MariaDbDialect verified = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
-                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:3306/db", "verify-identity");
+                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:4417/db", "verify-identity");
         assertEquals(MariaDbConnectorJ.DRIVER_CLASS, verified.driverClass());
         assertEquals("MariaDB Connector/J", verified.describeDriver());
-        assertEquals("jdbc:mariadb://h:3306/db", verified.driverUrl("jdbc:mysql://h:3306/db"));
+        assertEquals("jdbc:mariadb://h:4417/db", verified.driverUrl("jdbc:mysql://h:4417/db"));
         Properties p = verified.driverProperties(0);
-        verified.applySslMode(p, "jdbc:mysql://h:3306/db", "verify-identity");
+        verified.applySslMode(p, "jdbc:mysql://h:4417/db", "verify-identity");
         assertEquals("verify-full", p.getProperty("sslMode"));
         assertNull(p.getProperty("socketTimeout"));
         // a URL that chooses TLS itself wins, as with mysql-connector-j
         MariaDbDialect urlTls = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
-                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:3306/?sslMode=VERIFY_CA", "disabled");
+                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:4417/?sslMode=VERIFY_CA", "disabled");
         assertEquals("verify-ca", urlTls.driverProperties(0).getProperty("sslMode"));
         MariaDbDialect fellBack = (MariaDbDialect) verified.firstDriver();
         assertEquals("com.mysql.cj.jdbc.Driver", fellBack.driverClass());

@@ -256,10 +256,10 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "them in their order (every partition keeps its order). 0 decodes on the task thread.",
                 GROUP_APPLY, ++o, Width.SHORT, "Decode threads");
         d.define(WARMUP_ENABLED, Type.BOOLEAN, true, Importance.LOW,
-                "Whether a new task compiles its hot paths (its DDL parser, TLS's AES-GCM, decoding of "
-                        + "input.format) on a thread of its own while it waits for its first partitions (a new "
-                        + "consumer group waits the broker's group.initial.rebalance.delay.ms, 3 s by default). It "
-                        + "touches no data and stops when the partitions are assigned.",
+                "Whether a new task compiles its hot paths (its DDL parser, the cipher of its TLS connections, "
+                        + "decoding of input.format) on a thread of its own while it waits for its first partitions "
+                        + "(a new consumer group waits the broker's group.initial.rebalance.delay.ms, 3 s by default). "
+                        + "It touches no data and stops when the partitions are assigned.",
                 GROUP_APPLY, ++o, Width.SHORT, "Cold-start warm-up");
         d.define(DECODE_AHEAD_MAX_BYTES, Type.LONG, 64L * 1024 * 1024, ConfigDef.Range.atLeast(1024),
                 Importance.LOW, "Most bytes of decoded records the decode threads hold ahead of the task thread. A "

@@ -132,7 +132,7 @@ public final class CdcSinkTask extends SinkTask {
                 errant, metrics);
         // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks
         if (jmx && config.warmupEnabled()) {
-            warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(),
+            warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(), pipeline.tlsCipher(),
                     "cdc-sink-" + connector + "-" + taskId + "-warmup",
                     io.cdcconnect.sink.ddl.sql.MySqlDdlParser::warmUp);
         }

@@ -5,6 +5,7 @@ import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.Watermark;
+import io.cdcconnect.codec.util.TlsCipherWarmup;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.RejectedRows;
@@ -155,16 +156,18 @@ public final class SinkPipeline implements AutoCloseable {
                 if (!probe.getAutoCommit()) probe.commit();
             }
             if (!refined.driverClass().equals(dialect.driverClass())) {
-                HikariDataSource other;
-                try {
-                    other = pool(config, refined, poolName);
-                } catch (RuntimeException e) {
-                    // the family's first driver connected: a second that cannot is not a reason to stop
-                    LOG.warn("{} cannot connect ({}); the sink stays with {}", refined.driverName(),
-                            DataSources.scrub(String.valueOf(e.getMessage()), config.connectionUrl(),
-                                    config.connectionPassword()), dialect.driverName());
-                    other = null;
-                    refined = refined.firstDriver();
+                HikariDataSource other = null;
+                while (other == null && !refined.driverClass().equals(dialect.driverClass())) {
+                    try {
+                        other = pool(config, refined, poolName);
+                    } catch (RuntimeException e) {
+                        // the family's first driver connected: a second that cannot is not a reason to stop
+                        SqlDialect next = refined.fallbackDriver();
+                        LOG.warn("{} cannot connect ({}); the sink goes on with {}", refined.describeDriver(),
+                                DataSources.scrub(String.valueOf(e.getMessage()), config.connectionUrl(),
+                                        config.connectionPassword()), next.describeDriver());
+                        refined = next;
+                    }
                 }
                 if (other != null) {
                     ds.close();
@@ -227,12 +230,25 @@ public final class SinkPipeline implements AutoCloseable {
                         p.safeMode.mode().configName()), ds, cachePolicy,
                 new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,
                 p::release, p::wake, p::rejectedRows, tableChanges);
+        p.tlsCipher = dialect.tlsCipher();
         LOG.info("Sink pipeline connected to {} (dialect {}, driver {}, largest statement {} bytes, prepared statements"
                         + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}", limits.version(),
                 dialect.name(), dialect.describeDriver(), limits.maxAllowedPacket(),
                 limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
                 config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
         return p;
+    }
+
+    /** The TLS cipher the target's connections mostly use (for the start-up warm-up). */
+    private TlsCipherWarmup.Suite tlsCipher = TlsCipherWarmup.Suite.AES_GCM;
+
+    public TlsCipherWarmup.Suite tlsCipher() {
+        return tlsCipher;
+    }
+
+    /** The pool of the target's connections (for tests). */
+    javax.sql.DataSource targetDataSource() {
+        return dataSource;
     }
 
     /** The target database of a source database ({@code schema.map}). */

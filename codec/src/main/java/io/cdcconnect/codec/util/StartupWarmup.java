@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * 1.3's AES-GCM (the JDK's {@code GHASH} before C2 compiles it and takes its CPU intrinsic), and its task thread in
  * decoding. A warm-up first runs the caller's own step (the sink reads typical DDL with its parser: a stream that
  * begins with its tables' DDL holds their rows behind it, and the grammar's first statements in a fresh JVM take about
- * half a second), then {@link AesGcmWarmup} (encryption and decryption, as a connection to the database does both),
+ * half a second), then {@link TlsCipherWarmup} (encryption and decryption with the cipher the task's connections
+ * use, as a connection to the database does both),
  * then decodes the task's wire format on synthetic sysbench-like messages. Formats that need a schema registry skip
  * that part: nothing here talks to a server. A task that joins an empty consumer group waits the broker's
  * {@code group.initial.rebalance.delay.ms} (3 s by default) for its partitions: the warm-up runs in that wait.
@@ -47,10 +48,11 @@ public final class StartupWarmup implements Runnable {
     /** Synthetic messages decoded: enough for C2 to compile the per-message and per-value paths. */
     public static final int FORMAT_MESSAGES = 20_000;
 
-    /** Formats a warm-up of this JVM ran to its end for. */
-    private static final Set<WireFormat> WARMED = ConcurrentHashMap.newKeySet();
+    /** Formats and ciphers a warm-up of this JVM ran to its end for. */
+    private static final Set<String> WARMED = ConcurrentHashMap.newKeySet();
 
     private final WireFormat format;
+    private final TlsCipherWarmup.Suite cipher;
     private final String name;
     private final Runnable first;
     private final long cryptoBytes;
@@ -62,7 +64,13 @@ public final class StartupWarmup implements Runnable {
 
     /** With smaller amounts of work (tests). */
     StartupWarmup(WireFormat format, String name, Runnable first, long cryptoBytes, int formatMessages) {
+        this(format, TlsCipherWarmup.Suite.AES_GCM, name, first, cryptoBytes, formatMessages);
+    }
+
+    StartupWarmup(WireFormat format, TlsCipherWarmup.Suite cipher, String name, Runnable first, long cryptoBytes,
+                  int formatMessages) {
         this.format = format;
+        this.cipher = cipher;
         this.name = name;
         this.first = first;
         this.cryptoBytes = cryptoBytes;
@@ -71,12 +79,14 @@ public final class StartupWarmup implements Runnable {
 
     /**
      * Starts a warm-up on a daemon thread named {@code threadName}, beginning with {@code first} (may be null: a step
-     * of the caller's, such as reading typical DDL; it must touch no data and no server, and be short); null when one
-     * of this JVM already ran to its end for {@code format}.
+     * of the caller's, such as reading typical DDL; it must touch no data and no server, and be short) and running
+     * {@code cipher}, the one the task's connections use; null when one of this JVM already ran to its end for
+     * {@code format} and {@code cipher}.
      */
-    public static StartupWarmup start(WireFormat format, String threadName, Runnable first) {
-        if (WARMED.contains(format)) return null;
-        StartupWarmup w = new StartupWarmup(format, threadName, first, CRYPTO_BYTES, FORMAT_MESSAGES);
+    public static StartupWarmup start(WireFormat format, TlsCipherWarmup.Suite cipher, String threadName,
+                                      Runnable first) {
+        if (WARMED.contains(key(format, cipher))) return null;
+        StartupWarmup w = new StartupWarmup(format, cipher, threadName, first, CRYPTO_BYTES, FORMAT_MESSAGES);
         Thread t = new Thread(w, threadName);
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
@@ -109,19 +119,23 @@ public final class StartupWarmup implements Runnable {
         long start = System.nanoTime();
         try {
             if (first != null && !stopped.get()) first.run();
-            encryptedBytes = AesGcmWarmup.run(cryptoBytes, stopped::get);
+            encryptedBytes = TlsCipherWarmup.run(cipher, cryptoBytes, stopped::get);
             format();
             finished = !stopped.get();
             if (finished && cryptoBytes >= CRYPTO_BYTES && formatMessages >= FORMAT_MESSAGES) {
-                WARMED.add(format);
+                WARMED.add(key(format, cipher));
             }
         } catch (Exception | LinkageError e) {
             // a warm-up that cannot run costs only speed; the task goes on without it
             LOG.debug("{}: warm-up ended early: {}", name, e.toString());
         }
-        LOG.info("{}: start-up warm-up {} after {} ms ({} MiB through AES-GCM, {} {} messages decoded)", name,
+        LOG.info("{}: start-up warm-up {} after {} ms ({} MiB through {}, {} {} messages decoded)", name,
                 finished ? "done" : "stopped", (System.nanoTime() - start) / 1_000_000, encryptedBytes >> 20,
-                formatted, format.configName());
+                cipher, formatted, format.configName());
+    }
+
+    private static String key(WireFormat format, TlsCipherWarmup.Suite cipher) {
+        return format.name() + "/" + cipher.name();
     }
 
     /** Decodes synthetic sysbench-like messages of the format with a decoder of its own. */

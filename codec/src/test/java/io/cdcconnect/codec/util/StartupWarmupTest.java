@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StartupWarmupTest {
 
-    private static final long CRYPTO = 8L * AesGcmWarmup.TLS_RECORD;
+    private static final long CRYPTO = 8L * TlsCipherWarmup.TLS_RECORD;
 
     @Test
     void runsAesGcmAndDecodesTheFormat() {
@@ -22,6 +22,15 @@ class StartupWarmupTest {
             assertEquals(CRYPTO, w.encryptedBytes(), format.toString());
             assertEquals(500, w.formatted(), format.toString());
         }
+    }
+
+    @Test
+    void runsTheCipherTheConnectionsUse() {
+        StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, TlsCipherWarmup.Suite.CHACHA20_POLY1305, "test",
+                null, CRYPTO, 10);
+        w.run();
+        assertTrue(w.finished());
+        assertEquals(CRYPTO, w.encryptedBytes());
     }
 
     @Test

@@ -66,6 +66,19 @@ public interface SqlDialect {
         return this;
     }
 
+    /**
+     * What to connect with when this dialect's driver settings cannot connect although {@link #firstDriver} could:
+     * fewer of its own choices, down to {@link #firstDriver} itself.
+     */
+    default SqlDialect fallbackDriver() {
+        return firstDriver();
+    }
+
+    /** The TLS cipher the connections mostly use, for the start-up warm-up to compile. */
+    default io.cdcconnect.codec.util.TlsCipherWarmup.Suite tlsCipher() {
+        return io.cdcconnect.codec.util.TlsCipherWarmup.Suite.AES_GCM;
+    }
+
     /** The driver's name for logs and messages. */
     default String driverName() {
         return driverClass();

@@ -18,14 +18,20 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
     private final MariaDbConnectorJ.Plan plan;
     /** MariaDB Connector/J's sslMode (with {@link #plan}). */
     private final String sslMode;
+    /** The TLS cipher suites offered ({@link MariaDbConnectorJ#cipherSuites}), or null: the driver's. */
+    private final String cipherSuites;
+    /** The server's TLS library, when it chose {@link #cipherSuites}. */
+    private final String sslLibrary;
 
     public MariaDbDialect() {
-        this(null, null);
+        this(null, null, null, null);
     }
 
-    private MariaDbDialect(MariaDbConnectorJ.Plan plan, String sslMode) {
+    private MariaDbDialect(MariaDbConnectorJ.Plan plan, String sslMode, String cipherSuites, String sslLibrary) {
         this.plan = plan;
         this.sslMode = sslMode;
+        this.cipherSuites = cipherSuites;
+        this.sslLibrary = sslLibrary;
     }
 
     @Override
@@ -41,13 +47,14 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
     /**
      * MariaDB Connector/J unless {@code connection.driver} is mysql-connector-j or the URL carries what only
      * mysql-connector-j reads. The TLS mode is the one the probe connection had: with "preferred" (which MariaDB
-     * Connector/J lacks) TLS is asked for exactly when the probe found it.
+     * Connector/J lacks) TLS is asked for exactly when the probe found it. With TLS, the cipher suites offered follow
+     * the server's TLS library ({@link MariaDbConnectorJ#cipherSuites}).
      */
     @Override
     public SqlDialect chooseDriver(Connection probe, String setting, String url, String mode) throws SQLException {
         if (MariaDbConnectorJ.SETTING_MYSQL.equals(setting)) return new MariaDbDialect();
         MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan(url);
-        if (!p.switches()) return new MariaDbDialect(p, null);
+        if (!p.switches()) return new MariaDbDialect(p, null, null, null);
         String effective = effectiveSslMode(url, mode);
         boolean tls = false;
         if (effective == null || effective.equalsIgnoreCase("preferred")) {
@@ -56,22 +63,61 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
                 tls = rs.next() && rs.getString(2) != null && !rs.getString(2).isEmpty();
             }
         }
-        return new MariaDbDialect(p, MariaDbConnectorJ.sslMode(effective, tls));
+        String driverSslMode = MariaDbConnectorJ.sslMode(effective, tls);
+        String library = null;
+        if (!driverSslMode.equals("disable")) {
+            try (Statement st = probe.createStatement();
+                 ResultSet rs = st.executeQuery("SHOW GLOBAL VARIABLES LIKE 'version_ssl_library'")) {
+                if (rs.next()) library = rs.getString(2);
+            }
+        }
+        return chosen(p, driverSslMode, library);
+    }
+
+    /**
+     * MariaDB Connector/J serving {@code plan} with its {@code sslMode}, offering the cipher suites the server's TLS
+     * library {@code sslLibrary} calls for (null: none known).
+     */
+    static MariaDbDialect chosen(MariaDbConnectorJ.Plan plan, String sslMode, String sslLibrary) {
+        String suites = sslMode.equals("disable") ? null : MariaDbConnectorJ.cipherSuites(sslLibrary);
+        return new MariaDbDialect(plan, sslMode, suites, suites == null ? null : sslLibrary);
     }
 
     /** mysql-connector-j, as when MariaDB Connector/J could not connect where it could. */
     @Override
     public SqlDialect firstDriver() {
         return new MariaDbDialect(new MariaDbConnectorJ.Plan(null, java.util.Map.of(),
-                MariaDbConnectorJ.NAME + " could not connect"), null);
+                MariaDbConnectorJ.NAME + " could not connect"), null, null, null);
     }
 
-    /** "MariaDB Connector/J", or "mysql-connector-j (not MariaDB Connector/J: why)". */
+    /**
+     * With the cipher suites chosen for the server's TLS library, the driver's own list (a server that refuses
+     * ChaCha20-Poly1305); without, mysql-connector-j.
+     */
+    @Override
+    public SqlDialect fallbackDriver() {
+        if (cipherSuites != null) return new MariaDbDialect(plan, sslMode, null, null);
+        return firstDriver();
+    }
+
+    /**
+     * "MariaDB Connector/J", with the cipher suites when chosen for the server's TLS library, or
+     * "mysql-connector-j (not MariaDB Connector/J: why)".
+     */
     @Override
     public String describeDriver() {
-        if (mariaDbDriver()) return driverName();
+        if (mariaDbDriver()) {
+            return cipherSuites == null ? driverName() : driverName() + ", TLS with ChaCha20-Poly1305 (the server's "
+                    + sslLibrary + " spends about four times the CPU on AES-GCM)";
+        }
         return driverName() + " (not " + MariaDbConnectorJ.NAME + ": "
                 + (plan == null ? "connection.driver=" + MariaDbConnectorJ.SETTING_MYSQL : plan.why()) + ")";
+    }
+
+    @Override
+    public io.cdcconnect.codec.util.TlsCipherWarmup.Suite tlsCipher() {
+        return cipherSuites == null ? io.cdcconnect.codec.util.TlsCipherWarmup.Suite.AES_GCM
+                : io.cdcconnect.codec.util.TlsCipherWarmup.Suite.CHACHA20_POLY1305;
     }
 
     private boolean mariaDbDriver() {
@@ -95,7 +141,7 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
 
     @Override
     public Properties driverProperties(long socketTimeoutMillis) {
-        return mariaDbDriver() ? MariaDbConnectorJ.properties(plan, sslMode, socketTimeoutMillis)
+        return mariaDbDriver() ? MariaDbConnectorJ.properties(plan, sslMode, cipherSuites, socketTimeoutMillis)
                 : super.driverProperties(socketTimeoutMillis);
     }
 

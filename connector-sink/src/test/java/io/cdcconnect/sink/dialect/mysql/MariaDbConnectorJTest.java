@@ -36,13 +36,31 @@ class MariaDbConnectorJTest {
         assertTrue(p.switches(), String.valueOf(p.why()));
         assertEquals(Map.of("allowPublicKeyRetrieval", "true", "connectTimeout", "5000"), p.options());
         // the sink's own bounds win over the URL's, as mysql-connector-j lets them
-        Properties props = MariaDbConnectorJ.properties(p, "disable", 60_000);
+        Properties props = MariaDbConnectorJ.properties(p, "disable", MariaDbConnectorJ.CHACHA20_SUITES, 60_000);
         assertEquals("30000", props.getProperty("connectTimeout"));
         assertEquals("60000", props.getProperty("socketTimeout"));
         assertEquals("true", props.getProperty("allowPublicKeyRetrieval"));
         assertEquals("disable", props.getProperty("sslMode"));
         assertEquals("true", props.getProperty("useServerPrepStmts"));
         assertEquals("false", props.getProperty("cachePrepStmts"));
+        assertNull(props.getProperty("enabledSslCipherSuites"), "without TLS no cipher suites are named");
+    }
+
+    @Test
+    void chaCha20IsOfferedAloneToAWolfSslServerAndNothingIsChosenForOthers() {
+        assertEquals(MariaDbConnectorJ.CHACHA20_SUITES, MariaDbConnectorJ.cipherSuites("WolfSSL 5.7.6"));
+        assertEquals(MariaDbConnectorJ.CHACHA20_SUITES, MariaDbConnectorJ.cipherSuites("wolfssl 4.8.1"));
+        assertNull(MariaDbConnectorJ.cipherSuites("OpenSSL 3.0.19 27 Jan 2026"));
+        assertNull(MariaDbConnectorJ.cipherSuites(""));
+        assertNull(MariaDbConnectorJ.cipherSuites(null));
+        for (String suite : MariaDbConnectorJ.CHACHA20_SUITES.split(",")) {
+            assertTrue(suite.contains("CHACHA20_POLY1305"), suite);
+        }
+        MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan("jdbc:mysql://h:4417/");
+        Properties tls = MariaDbConnectorJ.properties(p, "trust", MariaDbConnectorJ.CHACHA20_SUITES, 0);
+        assertEquals(MariaDbConnectorJ.CHACHA20_SUITES, tls.getProperty("enabledSslCipherSuites"));
+        assertNull(MariaDbConnectorJ.properties(p, "trust", null, 0).getProperty("enabledSslCipherSuites"),
+                "null: the driver's own list");
     }
 
     @Test
@@ -92,9 +110,9 @@ class MariaDbConnectorJTest {
                 MariaDbConnectorJ.SETTING_MYSQL, "jdbc:mysql://h:4417/", "preferred");
         assertEquals("mysql-connector-j (not MariaDB Connector/J: connection.driver=mysql-connector-j)",
                 asked.describeDriver());
-        // explicit TLS modes need no probe either
-        MariaDbDialect verified = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
-                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:4417/db", "verify-identity");
+        // with TLS, the probe's server says which TLS library it has (TlsCipherChoiceTest asks a real one)
+        MariaDbDialect verified = MariaDbDialect.chosen(MariaDbConnectorJ.plan("jdbc:mysql://h:4417/db"),
+                MariaDbConnectorJ.sslMode("verify-identity", false), "OpenSSL 3.0.19 27 Jan 2026");
         assertEquals(MariaDbConnectorJ.DRIVER_CLASS, verified.driverClass());
         assertEquals("MariaDB Connector/J", verified.describeDriver());
         assertEquals("jdbc:mariadb://h:4417/db", verified.driverUrl("jdbc:mysql://h:4417/db"));
@@ -102,13 +120,34 @@ class MariaDbConnectorJTest {
         verified.applySslMode(p, "jdbc:mysql://h:4417/db", "verify-identity");
         assertEquals("verify-full", p.getProperty("sslMode"));
         assertNull(p.getProperty("socketTimeout"));
+        assertNull(p.getProperty("enabledSslCipherSuites"), "OpenSSL: the driver's own cipher list");
         // a URL that chooses TLS itself wins, as with mysql-connector-j
-        MariaDbDialect urlTls = (MariaDbDialect) new MariaDbDialect().chooseDriver(null,
-                MariaDbConnectorJ.SETTING_AUTO, "jdbc:mysql://h:4417/?sslMode=VERIFY_CA", "disabled");
-        assertEquals("verify-ca", urlTls.driverProperties(0).getProperty("sslMode"));
-        MariaDbDialect fellBack = (MariaDbDialect) verified.firstDriver();
+        assertEquals("verify-ca", MariaDbConnectorJ.sslMode(new MariaDbDialect().effectiveSslMode(
+                "jdbc:mysql://h:4417/?sslMode=VERIFY_CA", "disabled"), false));
+        MariaDbDialect fellBack = (MariaDbDialect) verified.fallbackDriver();
         assertEquals("com.mysql.cj.jdbc.Driver", fellBack.driverClass());
         assertEquals("mysql-connector-j (not MariaDB Connector/J: MariaDB Connector/J could not connect)",
                 fellBack.describeDriver());
+    }
+
+    @Test
+    void aWolfSslServersConnectionsOfferChaCha20AndFallBackToTheDriversListThenToMysqlConnectorJ() {
+        MariaDbDialect wolf = MariaDbDialect.chosen(MariaDbConnectorJ.plan("jdbc:mysql://h:4417/"), "trust",
+                "WolfSSL 5.7.6");
+        assertEquals(MariaDbConnectorJ.CHACHA20_SUITES, wolf.driverProperties(0).getProperty("enabledSslCipherSuites"));
+        assertEquals("MariaDB Connector/J, TLS with ChaCha20-Poly1305 (the server's WolfSSL 5.7.6 spends about four "
+                + "times the CPU on AES-GCM)", wolf.describeDriver());
+        assertEquals(io.cdcconnect.codec.util.TlsCipherWarmup.Suite.CHACHA20_POLY1305, wolf.tlsCipher());
+        MariaDbDialect driversList = (MariaDbDialect) wolf.fallbackDriver();
+        assertEquals(MariaDbConnectorJ.DRIVER_CLASS, driversList.driverClass());
+        assertNull(driversList.driverProperties(0).getProperty("enabledSslCipherSuites"));
+        assertEquals("MariaDB Connector/J", driversList.describeDriver());
+        assertEquals(io.cdcconnect.codec.util.TlsCipherWarmup.Suite.AES_GCM, driversList.tlsCipher());
+        assertEquals("com.mysql.cj.jdbc.Driver", driversList.fallbackDriver().driverClass());
+        // without TLS no cipher is chosen, whatever the library
+        MariaDbDialect plain = MariaDbDialect.chosen(MariaDbConnectorJ.plan("jdbc:mysql://h:4417/"), "disable",
+                "WolfSSL 5.7.6");
+        assertNull(plain.driverProperties(0).getProperty("enabledSslCipherSuites"));
+        assertEquals("MariaDB Connector/J", plain.describeDriver());
     }
 }

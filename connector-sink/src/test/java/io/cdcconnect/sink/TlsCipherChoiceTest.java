@@ -32,7 +32,8 @@ class TlsCipherChoiceTest {
     }
 
     private static SinkPipeline start(EmbeddedMariaDb db) {
-        CdcSinkConfig config = new CdcSinkConfig(Map.of("name", "tls-cipher", "ddl.checkpoint.database", "", "schema.include", "shop",
+        CdcSinkConfig config = new CdcSinkConfig(Map.of("name", "tls-cipher", "ddl.checkpoint.database", "",
+                "schema.include", "shop",
                 CdcSinkConfig.CONNECTION_URL, "jdbc:mysql://" + db.host() + ":" + db.port() + "/",
                 CdcSinkConfig.CONNECTION_USER, db.user(), CdcSinkConfig.CONNECTION_PASSWORD, db.password(),
                 "worker.count", "1"));

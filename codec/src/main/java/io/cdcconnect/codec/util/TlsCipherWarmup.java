@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 /**
  * Runs the JDK's implementation of a TLS 1.3 cipher between the connectors and MySQL/MariaDB until the JIT compiles
  * it: AES-GCM, what TLS 1.3 picks by default, or ChaCha20-Poly1305, what the sink asks a MariaDB server for when the
- * server's TLS library is one whose AES-GCM is slow (docs/sink.md, "TLS").
+ * server's TLS library is one whose AES-GCM is slow (docs/sink.md, "JDBC driver").
  *
  * <p>Until C2 compiles the cipher (for AES-GCM: {@code GHASH} and AES-CTR, which then take the CPU's instructions), a
  * connection's TLS runs through the interpreter: profiled in a freshly started worker, the sink's apply workers spent
@@ -72,7 +72,9 @@ public final class TlsCipherWarmup {
             dec.init(Cipher.DECRYPT_MODE, spec, params);
             dec.updateAAD(aad);
             byte[] opened = dec.doFinal(sealed);
-            if (opened.length != plain.length) throw new IllegalStateException(transformation + " round trip lost bytes");
+            if (opened.length != plain.length) {
+                throw new IllegalStateException(transformation + " round trip lost bytes");
+            }
             done += plain.length;
         }
         return done;

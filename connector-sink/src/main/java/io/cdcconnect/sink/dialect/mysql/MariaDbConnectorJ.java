@@ -126,9 +126,10 @@ public final class MariaDbConnectorJ {
      *
      * <p>MariaDB's bundled wolfSSL ({@code "WolfSSL 5.7.6"} in MariaDB 11.4.5's release binaries, which turn TLS on by
      * default) spends about four times the server CPU on AES-GCM, the suite TLS 1.3 otherwise settles on, as on
-     * ChaCha20-Poly1305: 0.50 s against 0.12 s more than plain text for 102,400 sysbench rows written through MariaDB
-     * Connector/J (2026-11-29, docs/sink.md "TLS"). A wolfSSL server picks the suite by its own order, so ChaCha20-Poly1305
-     * is offered alone (for TLS 1.3 and, with ECDHE, for TLS 1.2); a server that refuses it (one whose
+     * ChaCha20-Poly1305: 0.37 to 0.62 s against 0.08 to 0.15 s more than plain text for 102,400 sysbench rows written
+     * through MariaDB Connector/J (2026-11-29, docs/sink.md "JDBC driver"). A wolfSSL server picks the suite by its
+     * own order, so ChaCha20-Poly1305 is offered alone (for TLS 1.3 and, with ECDHE, for TLS 1.2); a server that
+     * refuses it (one whose
      * {@code ssl_cipher} leaves it out) is connected to again with the driver's list. Against OpenSSL, AES-GCM costs
      * the server next to nothing and the JDK less than ChaCha20: the driver's list stays.
      */

@@ -18,19 +18,19 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
     private final MariaDbConnectorJ.Plan plan;
     /** MariaDB Connector/J's sslMode (with {@link #plan}). */
     private final String sslMode;
-    /** The TLS cipher suites offered ({@link MariaDbConnectorJ#cipherSuites}), or null: the driver's. */
-    private final String cipherSuites;
-    /** The server's TLS library, when it chose {@link #cipherSuites}. */
+    /**
+     * The server's TLS library when it calls for cipher suites of its own ({@link MariaDbConnectorJ#cipherSuites}),
+     * or null: the driver's list.
+     */
     private final String sslLibrary;
 
     public MariaDbDialect() {
-        this(null, null, null, null);
+        this(null, null, null);
     }
 
-    private MariaDbDialect(MariaDbConnectorJ.Plan plan, String sslMode, String cipherSuites, String sslLibrary) {
+    private MariaDbDialect(MariaDbConnectorJ.Plan plan, String sslMode, String sslLibrary) {
         this.plan = plan;
         this.sslMode = sslMode;
-        this.cipherSuites = cipherSuites;
         this.sslLibrary = sslLibrary;
     }
 
@@ -54,7 +54,7 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
     public SqlDialect chooseDriver(Connection probe, String setting, String url, String mode) throws SQLException {
         if (MariaDbConnectorJ.SETTING_MYSQL.equals(setting)) return new MariaDbDialect();
         MariaDbConnectorJ.Plan p = MariaDbConnectorJ.plan(url);
-        if (!p.switches()) return new MariaDbDialect(p, null, null, null);
+        if (!p.switches()) return new MariaDbDialect(p, null, null);
         String effective = effectiveSslMode(url, mode);
         boolean tls = false;
         if (effective == null || effective.equalsIgnoreCase("preferred")) {
@@ -79,15 +79,15 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
      * library {@code sslLibrary} calls for (null: none known).
      */
     static MariaDbDialect chosen(MariaDbConnectorJ.Plan plan, String sslMode, String sslLibrary) {
-        String suites = sslMode.equals("disable") ? null : MariaDbConnectorJ.cipherSuites(sslLibrary);
-        return new MariaDbDialect(plan, sslMode, suites, suites == null ? null : sslLibrary);
+        boolean own = !sslMode.equals("disable") && MariaDbConnectorJ.cipherSuites(sslLibrary) != null;
+        return new MariaDbDialect(plan, sslMode, own ? sslLibrary : null);
     }
 
     /** mysql-connector-j, as when MariaDB Connector/J could not connect where it could. */
     @Override
     public SqlDialect firstDriver() {
         return new MariaDbDialect(new MariaDbConnectorJ.Plan(null, java.util.Map.of(),
-                MariaDbConnectorJ.NAME + " could not connect"), null, null, null);
+                MariaDbConnectorJ.NAME + " could not connect"), null, null);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
      */
     @Override
     public SqlDialect fallbackDriver() {
-        if (cipherSuites != null) return new MariaDbDialect(plan, sslMode, null, null);
+        if (sslLibrary != null) return new MariaDbDialect(plan, sslMode, null);
         return firstDriver();
     }
 
@@ -107,7 +107,7 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
     @Override
     public String describeDriver() {
         if (mariaDbDriver()) {
-            return cipherSuites == null ? driverName() : driverName() + ", TLS with ChaCha20-Poly1305 (the server's "
+            return sslLibrary == null ? driverName() : driverName() + ", TLS with ChaCha20-Poly1305 (the server's "
                     + sslLibrary + " spends about four times the CPU on AES-GCM)";
         }
         return driverName() + " (not " + MariaDbConnectorJ.NAME + ": "
@@ -116,7 +116,7 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
 
     @Override
     public io.cdcconnect.codec.util.TlsCipherWarmup.Suite tlsCipher() {
-        return cipherSuites == null ? io.cdcconnect.codec.util.TlsCipherWarmup.Suite.AES_GCM
+        return sslLibrary == null ? io.cdcconnect.codec.util.TlsCipherWarmup.Suite.AES_GCM
                 : io.cdcconnect.codec.util.TlsCipherWarmup.Suite.CHACHA20_POLY1305;
     }
 
@@ -141,7 +141,8 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
 
     @Override
     public Properties driverProperties(long socketTimeoutMillis) {
-        return mariaDbDriver() ? MariaDbConnectorJ.properties(plan, sslMode, cipherSuites, socketTimeoutMillis)
+        return mariaDbDriver() ? MariaDbConnectorJ.properties(plan, sslMode,
+                MariaDbConnectorJ.cipherSuites(sslLibrary), socketTimeoutMillis)
                 : super.driverProperties(socketTimeoutMillis);
     }
 

@@ -1,6 +1,7 @@
 package io.cdcconnect.source;
 
 import io.cdcconnect.source.engine.CachedTopicNaming;
+import io.cdcconnect.source.engine.LeanSourceInfo;
 import io.cdcconnect.source.history.AssignedKafkaSchemaHistory;
 
 import java.util.Collections;
@@ -15,6 +16,7 @@ public final class DebeziumSettings {
 
     static final String TOPIC_NAMING_STRATEGY = "topic.naming.strategy";
     static final String DEFAULT_TOPIC_NAMING = "io.debezium.schema.DefaultTopicNamingStrategy";
+    static final String SOURCE_INFO_STRUCT_MAKER = "sourceinfo.struct.maker";
 
     /** Settings forced on Debezium, and why each one is needed. */
     static final Map<String, String> FORCED;
@@ -39,6 +41,9 @@ public final class DebeziumSettings {
         // Debezium's context headers (connector name, task id) on every record: our records are built anew and carry
         // none of them, and adding them took 5% of a cold snapshot's reading thread.
         m.put("extended.headers.enabled", "false");
+        // Debezium's source block of each event, cut to the fields that are read (LeanSourceInfo): building the full
+        // block took a third of a cold snapshot's reading thread. Only where this Debezium's source info can be read.
+        if (LeanSourceInfo.available()) m.put(SOURCE_INFO_STRUCT_MAKER, LeanSourceInfo.class.getName());
         FORCED = Collections.unmodifiableMap(m);
     }
 

@@ -43,6 +43,7 @@ class DebeziumSettingsTest {
         assertEquals("true", dbz.get("provide.transaction.metadata"));
         assertEquals("true", dbz.get("include.schema.changes"));
         assertEquals("false", dbz.get("tombstones.on.delete"));
+        assertEquals(io.cdcconnect.source.engine.LeanSourceInfo.class.getName(), dbz.get("sourceinfo.struct.maker"));
         assertFalse(dbz.containsKey("converters"));
         assertEquals("none", dbz.get("skipped.operations"), "truncates are kept: they become TRUNCATE statements");
         assertFalse(dbz.containsKey("output.format"));

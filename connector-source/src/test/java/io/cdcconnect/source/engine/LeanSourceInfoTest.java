@@ -1,0 +1,128 @@
+package io.cdcconnect.source.engine;
+
+import io.debezium.config.Configuration;
+import io.debezium.connector.SnapshotRecord;
+import io.debezium.connector.mariadb.MariaDbConnectorConfig;
+import io.debezium.connector.mariadb.MariaDbSourceInfoStructMaker;
+import io.debezium.connector.mariadb.SourceInfo;
+import io.debezium.relational.TableId;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link LeanSourceInfo} against Debezium's own MariaDB struct maker, both fed the same real {@link SourceInfo}: every
+ * field it keeps has Debezium's value and type, in the states a snapshot, a row event, a multi-table event and a
+ * database-level DDL leave the source info in.
+ */
+class LeanSourceInfoTest {
+
+    private static final List<String> KEPT = List.of("db", "file", "gtid", "pos", "row", "snapshot", "table", "ts_ms");
+
+    private MariaDbConnectorConfig config;
+    private LeanSourceInfo lean;
+    private MariaDbSourceInfoStructMaker debezium;
+
+    @BeforeEach
+    void makers() {
+        config = new MariaDbConnectorConfig(Configuration.from(Map.of("topic.prefix", "shop",
+                "database.hostname", "localhost", "database.user", "u", "database.server.id", "5")));
+        lean = new LeanSourceInfo();
+        lean.init("mariadb", "3.3.0.Final", config);
+        debezium = new MariaDbSourceInfoStructMaker();
+        debezium.init("mariadb", "3.3.0.Final", config);
+    }
+
+    private void assertSameAsDebezium(SourceInfo info, String state) {
+        Struct ours = lean.struct(info);
+        Struct theirs = debezium.struct(info);
+        ours.validate();
+        for (String name : KEPT) {
+            Field f = ours.schema().field(name);
+            assertNotNull(f, name);
+            assertEquals(theirs.schema().field(name).schema().type(), f.schema().type(), state + ": type of " + name);
+            assertEquals(theirs.schema().field(name).schema().isOptional(), f.schema().isOptional(),
+                    state + ": optionality of " + name);
+            assertEquals(theirs.get(name), ours.get(name), state + ": " + name);
+        }
+    }
+
+    @Test
+    void available() {
+        assertTrue(LeanSourceInfo.available(), "Debezium 3.3's source info is readable");
+    }
+
+    @Test
+    void keepsExactlyTheFieldsThatAreRead() {
+        assertEquals(new TreeSet<>(KEPT), lean.schema().fields().stream().map(Field::name)
+                .collect(Collectors.toCollection(TreeSet::new)));
+    }
+
+    @Test
+    void snapshotRowsCarryDebeziumsValues() {
+        SourceInfo info = new SourceInfo(config);
+        info.setBinlogPosition("mariadb-bin.000003", 4_711);
+        info.setSourceTime(Instant.ofEpochMilli(1_764_000_000_123L));
+        info.setSnapshot(SnapshotRecord.TRUE);
+        info.tableEvent(new TableId("shop", null, "orders"));
+        assertSameAsDebezium(info, "snapshot row");
+        info.setSnapshot(SnapshotRecord.LAST);
+        assertSameAsDebezium(info, "last snapshot row");
+        assertEquals("last", lean.struct(info).getString("snapshot"));
+    }
+
+    @Test
+    void binlogRowsCarryDebeziumsValues() {
+        SourceInfo info = new SourceInfo(config);
+        info.setBinlogPosition("mariadb-bin.000004", 1_024);
+        info.setEventPosition(2_048);
+        info.setRowNumber(3);
+        info.startGtid("0-1-42");
+        info.setBinlogServerId(7);
+        info.setBinlogThread(99);
+        info.setSourceTime(Instant.ofEpochMilli(1_764_000_123_456L));
+        info.setSnapshot(SnapshotRecord.FALSE);
+        info.tableEvent(new TableId("shop", null, "order lines"));
+        assertSameAsDebezium(info, "binlog row");
+        assertEquals("order lines", lean.struct(info).getString("table"));
+    }
+
+    @Test
+    void eventsOfSeveralTablesOrOfADatabaseAsDebeziumDoes() {
+        SourceInfo info = new SourceInfo(config);
+        info.setBinlogPosition("mariadb-bin.000004", 1_024);
+        info.setSourceTime(Instant.ofEpochMilli(1_764_000_200_000L));
+        LinkedHashSet<TableId> two = new LinkedHashSet<>(List.of(new TableId("shop", null, "a"),
+                new TableId("shop", null, "b")));
+        info.tableEvent(two);
+        assertSameAsDebezium(info, "two tables");
+        info.tableEvent(java.util.Set.of());
+        info.databaseEvent("warehouse");
+        assertSameAsDebezium(info, "database event");
+        assertNull(lean.struct(info).getString("table"));
+        assertEquals("warehouse", lean.struct(info).getString("db"));
+    }
+
+    @Test
+    void aMissingTimeIsTheTimeOfReadingAsInDebezium() {
+        SourceInfo info = new SourceInfo(config);
+        info.setBinlogPosition("mariadb-bin.000001", 4);
+        info.tableEvent(new TableId("shop", null, "orders"));
+        long before = System.currentTimeMillis();
+        long ts = lean.struct(info).getInt64("ts_ms");
+        assertTrue(ts >= before && ts <= System.currentTimeMillis(), "ts_ms " + ts);
+    }
+}

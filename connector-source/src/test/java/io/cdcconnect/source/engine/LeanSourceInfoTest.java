@@ -60,6 +60,14 @@ class LeanSourceInfoTest {
         }
     }
 
+    /** A source info at a binlog position, with an event time (null: none). */
+    private SourceInfo at(String file, long pos, Long millis) {
+        SourceInfo info = new SourceInfo(config);
+        info.setBinlogPosition(file, pos);
+        if (millis != null) info.setSourceTime(Instant.ofEpochMilli(millis));
+        return info;
+    }
+
     @Test
     void available() {
         assertTrue(LeanSourceInfo.available(), "Debezium 3.3's source info is readable");
@@ -73,9 +81,7 @@ class LeanSourceInfoTest {
 
     @Test
     void snapshotRowsCarryDebeziumsValues() {
-        SourceInfo info = new SourceInfo(config);
-        info.setBinlogPosition("mariadb-bin.000003", 4_711);
-        info.setSourceTime(Instant.ofEpochMilli(1_764_000_000_123L));
+        SourceInfo info = at("mariadb-bin.000003", 4_711, 1_764_000_000_123L);
         info.setSnapshot(SnapshotRecord.TRUE);
         info.tableEvent(new TableId("shop", null, "orders"));
         assertSameAsDebezium(info, "snapshot row");
@@ -86,14 +92,12 @@ class LeanSourceInfoTest {
 
     @Test
     void binlogRowsCarryDebeziumsValues() {
-        SourceInfo info = new SourceInfo(config);
-        info.setBinlogPosition("mariadb-bin.000004", 1_024);
+        SourceInfo info = at("mariadb-bin.000004", 1_024, 1_764_000_123_456L);
         info.setEventPosition(2_048);
         info.setRowNumber(3);
         info.startGtid("0-1-42");
         info.setBinlogServerId(7);
         info.setBinlogThread(99);
-        info.setSourceTime(Instant.ofEpochMilli(1_764_000_123_456L));
         info.setSnapshot(SnapshotRecord.FALSE);
         info.tableEvent(new TableId("shop", null, "order lines"));
         assertSameAsDebezium(info, "binlog row");
@@ -102,9 +106,7 @@ class LeanSourceInfoTest {
 
     @Test
     void eventsOfSeveralTablesOrOfADatabaseAsDebeziumDoes() {
-        SourceInfo info = new SourceInfo(config);
-        info.setBinlogPosition("mariadb-bin.000004", 1_024);
-        info.setSourceTime(Instant.ofEpochMilli(1_764_000_200_000L));
+        SourceInfo info = at("mariadb-bin.000004", 1_024, 1_764_000_200_000L);
         LinkedHashSet<TableId> two = new LinkedHashSet<>(List.of(new TableId("shop", null, "a"),
                 new TableId("shop", null, "b")));
         info.tableEvent(two);
@@ -118,8 +120,7 @@ class LeanSourceInfoTest {
 
     @Test
     void aMissingTimeIsTheTimeOfReadingAsInDebezium() {
-        SourceInfo info = new SourceInfo(config);
-        info.setBinlogPosition("mariadb-bin.000001", 4);
+        SourceInfo info = at("mariadb-bin.000001", 4, null);
         info.tableEvent(new TableId("shop", null, "orders"));
         long before = System.currentTimeMillis();
         long ts = lean.struct(info).getInt64("ts_ms");

@@ -37,6 +37,11 @@ import java.util.Set;
  * table behind a private set; they are read through method handles of Debezium 3.3. When a Debezium version differs
  * there, {@link #available()} is false and {@code DebeziumSettings} leaves Debezium's own maker in place.
  * {@code LeanSourceInfoTest} compares each kept field with Debezium's own maker's.
+ *
+ * <p>The values go into the struct's array directly rather than through {@code Struct.put}, whose check builds a
+ * message string for each field it is handed (Connect 4.1's {@code ConnectSchema.validateValue}); the types are the
+ * schema's by construction, and the test validates every struct it compares. Debezium's envelope checks the whole
+ * struct once more when it puts it. A missing binlog file (which Debezium's maker refuses) takes the checked path.
  */
 public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceInfo> {
 
@@ -54,6 +59,8 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
     private static final MethodHandle TIMESTAMP;
     private static final MethodHandle DATABASE;
     private static final MethodHandle TABLE_IDS;
+    /** {@code Struct}'s array of values, or null when this Connect's {@code Struct} keeps them otherwise. */
+    private static final MethodHandle VALUES = valuesOfStruct();
 
     static {
         MethodHandle ts = null;
@@ -78,6 +85,21 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
     }
 
     private Schema schema;
+    private int tsIndex;
+    private int snapshotIndex;
+    private int dbIndex;
+    private int tableIndex;
+    private int gtidIndex;
+    private int fileIndex;
+    private int posIndex;
+    private int rowIndex;
+    /** What {@link SnapshotRecord#toSource} writes for each of its values, by ordinal (null: nothing). */
+    private String[] snapshotNames;
+
+    /** True when structs are written in place (Connect's {@code Struct} keeps its values in an array). */
+    static boolean writesInPlace() {
+        return VALUES != null;
+    }
 
     /** True when this Debezium's source info can be read: only then may Debezium be told to use this maker. */
     public static boolean available() {
@@ -97,6 +119,21 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
                 .field(POS, Schema.INT64_SCHEMA)
                 .field(ROW, Schema.INT32_SCHEMA)
                 .build();
+        tsIndex = schema.field(TS_MS).index();
+        snapshotIndex = schema.field(SNAPSHOT).index();
+        dbIndex = schema.field(DB).index();
+        tableIndex = schema.field(TABLE).index();
+        gtidIndex = schema.field(GTID).index();
+        fileIndex = schema.field(FILE).index();
+        posIndex = schema.field(POS).index();
+        rowIndex = schema.field(ROW).index();
+        SnapshotRecord[] kinds = SnapshotRecord.values();
+        snapshotNames = new String[kinds.length];
+        for (SnapshotRecord kind : kinds) {
+            Struct scratch = new Struct(schema);
+            kind.toSource(scratch);
+            snapshotNames[kind.ordinal()] = (String) scratch.getWithoutDefault(SNAPSHOT); // FALSE writes nothing
+        }
     }
 
     @Override
@@ -119,19 +156,58 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
             throw new IllegalStateException(t);
         }
         // as Debezium's AbstractSourceInfoStructMaker: a missing time is the time of reading, a missing database ""
-        Struct s = new Struct(schema)
-                .put(TS_MS, (ts == null ? Instant.now() : ts).toEpochMilli())
-                .put(DB, db == null ? "" : db);
+        long millis = (ts == null ? Instant.now() : ts).toEpochMilli();
+        String database = db == null ? "" : db;
         SnapshotRecord snapshot = info.snapshot();
-        if (snapshot != null) snapshot.toSource(s);
         String table = table(info, ids);
-        if (table != null) s.put(TABLE, table);
         String gtid = info.getCurrentGtid();
-        if (gtid != null) s.put(GTID, gtid);
-        s.put(FILE, info.getCurrentBinlogFilename());
-        s.put(POS, info.getCurrentBinlogPosition());
-        s.put(ROW, info.getCurrentRowNumber());
+        String file = info.getCurrentBinlogFilename();
+        long pos = info.getCurrentBinlogPosition();
+        int row = info.getCurrentRowNumber();
+        Struct s = new Struct(schema);
+        Object[] values = VALUES == null ? null : values(s);
+        if (values == null || file == null) {
+            // Struct.put checks each value against the schema (and fails on a missing binlog file, as Debezium's does)
+            s.put(TS_MS, millis).put(DB, database);
+            if (snapshot != null && snapshotNames[snapshot.ordinal()] != null) {
+                s.put(SNAPSHOT, snapshotNames[snapshot.ordinal()]);
+            }
+            if (table != null) s.put(TABLE, table);
+            if (gtid != null) s.put(GTID, gtid);
+            return s.put(FILE, file).put(POS, pos).put(ROW, row);
+        }
+        // The values' types are the schema's by construction (LeanSourceInfoTest validates them): written in place,
+        // without Struct.put's check, which builds a message string for every field of every event.
+        values[tsIndex] = millis;
+        values[dbIndex] = database;
+        if (snapshot != null) values[snapshotIndex] = snapshotNames[snapshot.ordinal()];
+        values[tableIndex] = table;
+        values[gtidIndex] = gtid;
+        values[fileIndex] = file;
+        values[posIndex] = pos;
+        values[rowIndex] = row;
         return s;
+    }
+
+    private static Object[] values(Struct s) {
+        try {
+            return (Object[]) VALUES.invokeExact(s);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static MethodHandle valuesOfStruct() {
+        try {
+            return MethodHandles.privateLookupIn(Struct.class, MethodHandles.lookup())
+                    .findGetter(Struct.class, "values", Object[].class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.debug("Connect's Struct keeps its values otherwise: the source struct is built with put ({})",
+                    e.toString());
+            return null;
+        }
     }
 
     /** {@link BinlogSourceInfo#table()} without its stream for the one table of a row event. */

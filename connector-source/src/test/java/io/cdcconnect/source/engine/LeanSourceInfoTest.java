@@ -71,6 +71,19 @@ class LeanSourceInfoTest {
     @Test
     void available() {
         assertTrue(LeanSourceInfo.available(), "Debezium 3.3's source info is readable");
+        assertTrue(LeanSourceInfo.writesInPlace(), "Connect's Struct keeps its values in an array");
+    }
+
+    @Test
+    void aMissingBinlogFileIsRefusedAsDebeziumRefusesIt() {
+        SourceInfo info = new SourceInfo(config);
+        info.setSourceTime(Instant.ofEpochMilli(1_700_000_000_000L));
+        org.apache.kafka.connect.errors.DataException theirs = org.junit.jupiter.api.Assertions.assertThrows(
+                org.apache.kafka.connect.errors.DataException.class, () -> debezium.struct(info));
+        org.apache.kafka.connect.errors.DataException ours = org.junit.jupiter.api.Assertions.assertThrows(
+                org.apache.kafka.connect.errors.DataException.class, () -> lean.struct(info));
+        assertTrue(ours.getMessage().contains("file"), ours.getMessage());
+        assertTrue(theirs.getMessage().contains("file"), theirs.getMessage());
     }
 
     @Test
@@ -88,6 +101,10 @@ class LeanSourceInfoTest {
         info.setSnapshot(SnapshotRecord.LAST);
         assertSameAsDebezium(info, "last snapshot row");
         assertEquals("last", lean.struct(info).getString("snapshot"));
+        for (SnapshotRecord kind : SnapshotRecord.values()) {
+            info.setSnapshot(kind);
+            assertSameAsDebezium(info, "snapshot " + kind);
+        }
     }
 
     @Test

@@ -33,9 +33,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that part: nothing here talks to a server. A task that joins an empty consumer group waits the broker's
  * {@code group.initial.rebalance.delay.ms} (3 s by default) for its partitions: the warm-up runs in that wait.
  *
+ * <p>The decoding goes on past its first {@link #FORMAT_MESSAGES} messages, over messages of several tables, until
+ * the warm-up is stopped or has decoded {@link #FORMAT_MESSAGES_MOST}: the JIT compiles a method with C2 only after
+ * many calls, later still while its queue holds the grammar's and the cipher's methods, and a warm-up that ended
+ * after its first 20,000 messages (1.3 s into a 3 s wait, 2026-11-29) left the decoder to be compiled by C2 during
+ * the task's first real records. Only one warm-up of a JVM goes past the first part at a time.
+ *
  * <p>It touches no data, no connection and no record. {@link #stop} ends it at once (the sink stops it when its task's
- * partitions are assigned: real work begins). Once one has run to its end in a JVM for a format, later tasks there
- * skip it: the compiled code is the JVM's. The source has no such wait: measured with this warm-up beside Debezium's
+ * partitions are assigned: real work begins). Once one has run its first part (cipher and first messages) in a JVM
+ * for a format, later tasks there skip it: the compiled code is the JVM's. The source has no such wait: measured with this warm-up beside Debezium's
  * start, its cold snapshot was no faster (its connections carried no TLS) and the warm-up took 2 s of a core; a
  * warm-up of Debezium's DDL parser alone was no faster either (docs/benchmarks.md). So it has none.
  */
@@ -45,11 +51,17 @@ public final class StartupWarmup implements Runnable {
 
     /** Bytes encrypted and decrypted: enough loop iterations for C2 to compile GHASH and AES-CTR. */
     public static final long CRYPTO_BYTES = 24L * 1024 * 1024;
-    /** Synthetic messages decoded: enough for C2 to compile the per-message and per-value paths. */
+    /** Synthetic messages decoded in the first part. */
     public static final int FORMAT_MESSAGES = 20_000;
+    /** Synthetic messages decoded at most, while the task still waits. */
+    public static final int FORMAT_MESSAGES_MOST = 400_000;
+    /** Synthetic tables the messages are spread over, as a stream's are. */
+    static final int TABLES = 8;
 
-    /** Formats and ciphers a warm-up of this JVM ran to its end for. */
+    /** Formats and ciphers a warm-up of this JVM ran its first part to its end for. */
     private static final Set<String> WARMED = ConcurrentHashMap.newKeySet();
+    /** Whether a warm-up of this JVM is decoding past its first part. */
+    private static final AtomicBoolean EXTENDING = new AtomicBoolean();
 
     private final WireFormat format;
     private final TlsCipherWarmup.Suite cipher;
@@ -57,24 +69,27 @@ public final class StartupWarmup implements Runnable {
     private final Runnable first;
     private final long cryptoBytes;
     private final int formatMessages;
+    private final int mostMessages;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile long encryptedBytes;
     private volatile long formatted;
     private volatile boolean finished;
+    private volatile boolean firstPartDone;
 
     /** With smaller amounts of work (tests). */
     StartupWarmup(WireFormat format, String name, Runnable first, long cryptoBytes, int formatMessages) {
-        this(format, TlsCipherWarmup.Suite.AES_GCM, name, first, cryptoBytes, formatMessages);
+        this(format, TlsCipherWarmup.Suite.AES_GCM, name, first, cryptoBytes, formatMessages, formatMessages);
     }
 
     StartupWarmup(WireFormat format, TlsCipherWarmup.Suite cipher, String name, Runnable first, long cryptoBytes,
-                  int formatMessages) {
+                  int formatMessages, int mostMessages) {
         this.format = format;
         this.cipher = cipher;
         this.name = name;
         this.first = first;
         this.cryptoBytes = cryptoBytes;
         this.formatMessages = formatMessages;
+        this.mostMessages = Math.max(formatMessages, mostMessages);
     }
 
     /**
@@ -86,7 +101,8 @@ public final class StartupWarmup implements Runnable {
     public static StartupWarmup start(WireFormat format, TlsCipherWarmup.Suite cipher, String threadName,
                                       Runnable first) {
         if (WARMED.contains(key(format, cipher))) return null;
-        StartupWarmup w = new StartupWarmup(format, cipher, threadName, first, CRYPTO_BYTES, FORMAT_MESSAGES);
+        StartupWarmup w = new StartupWarmup(format, cipher, threadName, first, CRYPTO_BYTES, FORMAT_MESSAGES,
+                FORMAT_MESSAGES_MOST);
         Thread t = new Thread(w, threadName);
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
@@ -114,6 +130,11 @@ public final class StartupWarmup implements Runnable {
         return finished;
     }
 
+    /** Whether its first part (the caller's step, the cipher, the first messages) ran to its end. */
+    boolean firstPartDone() {
+        return firstPartDone;
+    }
+
     @Override
     public void run() {
         long start = System.nanoTime();
@@ -122,9 +143,6 @@ public final class StartupWarmup implements Runnable {
             encryptedBytes = TlsCipherWarmup.run(cipher, cryptoBytes, stopped::get);
             format();
             finished = !stopped.get();
-            if (finished && cryptoBytes >= CRYPTO_BYTES && formatMessages >= FORMAT_MESSAGES) {
-                WARMED.add(key(format, cipher));
-            }
         } catch (Exception | LinkageError e) {
             // a warm-up that cannot run costs only speed; the task goes on without it
             LOG.debug("{}: warm-up ended early: {}", name, e.toString());
@@ -134,26 +152,55 @@ public final class StartupWarmup implements Runnable {
                 cipher, formatted, format.configName());
     }
 
+    /** The first part ran to its end: later tasks of this JVM skip the warm-up. */
+    private void markFirstPartDone() {
+        firstPartDone = true;
+        if (cryptoBytes >= CRYPTO_BYTES && formatMessages >= FORMAT_MESSAGES) WARMED.add(key(format, cipher));
+    }
+
     private static String key(WireFormat format, TlsCipherWarmup.Suite cipher) {
         return format.name() + "/" + cipher.name();
     }
 
-    /** Decodes synthetic sysbench-like messages of the format with a decoder of its own. */
+    /**
+     * Decodes synthetic sysbench-like messages of the format with a decoder of its own: the first part, then on (one
+     * warm-up of the JVM at a time) until stopped or {@code mostMessages} in all.
+     */
     private void format() {
-        if (format.needsSchemaRegistry() || !format.codecDecoded()) return;
-        TableInfo table = TableInfo.of("cdc_warmup", "t", List.of(
-                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY),
-                ColumnInfo.of("k", MySqlType.LONG, 0),
-                ColumnInfo.of("c", MySqlType.STRING, 0),
-                ColumnInfo.of("pad", MySqlType.STRING, 0)));
+        if (stopped.get()) return;
+        if (format.needsSchemaRegistry() || !format.codecDecoded()) {
+            markFirstPartDone();
+            return;
+        }
         EventEncoder encoder = format.encoder(Map.of());
         List<EncodedMessage> messages = new ArrayList<>();
-        for (int i = 0; i < 256 && !stopped.get(); i++) messages.addAll(encoder.encode("cdc_warmup", change(table, i)));
+        for (int t = 0; t < TABLES; t++) {
+            TableInfo table = TableInfo.of("cdc_warmup", "t" + t, List.of(
+                    ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY),
+                    ColumnInfo.of("k", MySqlType.LONG, 0),
+                    ColumnInfo.of("c", MySqlType.STRING, 0),
+                    ColumnInfo.of("pad", MySqlType.STRING, 0)));
+            for (int i = 0; i < 32 && !stopped.get(); i++) {
+                messages.addAll(encoder.encode("cdc_warmup", change(table, t * 32 + i)));
+            }
+        }
         messages.addAll(encoder.flush());
         if (messages.isEmpty()) return;
         EventDecoder decoder = format.decoder(Map.of());
-        for (int n = 0; n < formatMessages && !stopped.get(); n++) {
-            EncodedMessage m = messages.get(n % messages.size());
+        decode(decoder, messages, formatMessages);
+        if (formatted < formatMessages) return;
+        markFirstPartDone();
+        if (mostMessages <= formatMessages || !EXTENDING.compareAndSet(false, true)) return;
+        try {
+            decode(decoder, messages, mostMessages);
+        } finally {
+            EXTENDING.set(false);
+        }
+    }
+
+    private void decode(EventDecoder decoder, List<EncodedMessage> messages, int upTo) {
+        for (long n = formatted; n < upTo && !stopped.get(); n++) {
+            EncodedMessage m = messages.get((int) (n % messages.size()));
             if (decoder.decode(m.key(), m.value()).isEmpty()) {
                 throw new IllegalStateException("a synthetic " + format + " message decoded to nothing");
             }

@@ -27,7 +27,7 @@ class StartupWarmupTest {
     @Test
     void runsTheCipherTheConnectionsUse() {
         StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, TlsCipherWarmup.Suite.CHACHA20_POLY1305, "test",
-                null, CRYPTO, 10);
+                null, CRYPTO, 10, 10);
         w.run();
         assertTrue(w.finished());
         assertEquals(CRYPTO, w.encryptedBytes());
@@ -53,5 +53,65 @@ class StartupWarmupTest {
         assertFalse(w.finished());
         assertEquals(0, w.encryptedBytes());
         assertEquals(0, w.formatted());
+    }
+
+    @Test
+    void decodesOnPastItsFirstPartUntilItsMost() {
+        StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, TlsCipherWarmup.Suite.AES_GCM, "test", null, CRYPTO,
+                500, 5_000);
+        w.run();
+        assertTrue(w.firstPartDone());
+        assertTrue(w.finished());
+        assertEquals(5_000, w.formatted());
+    }
+
+    @Test
+    void aWarmUpStoppedPastItsFirstPartHasDoneItsFirstPart() throws Exception {
+        StartupWarmup w = new StartupWarmup(WireFormat.CANAL_JSON, TlsCipherWarmup.Suite.AES_GCM, "test", null, CRYPTO,
+                500, Integer.MAX_VALUE);
+        Thread t = new Thread(w, "warm-up under test");
+        t.start();
+        try {
+            awaitPast(w, 500);
+        } finally {
+            w.stop();
+            t.join(30_000);
+        }
+        assertFalse(t.isAlive(), "stop ends the decoding");
+        assertTrue(w.firstPartDone());
+        assertFalse(w.finished());
+        assertTrue(w.formatted() > 500 && w.formatted() < Integer.MAX_VALUE, "decoded " + w.formatted());
+    }
+
+    @Test
+    void onlyOneWarmUpDecodesPastItsFirstPartAtATime() throws Exception {
+        StartupWarmup long_ = new StartupWarmup(WireFormat.CANAL_JSON, TlsCipherWarmup.Suite.AES_GCM, "test", null,
+                CRYPTO, 500, Integer.MAX_VALUE);
+        Thread t = new Thread(long_, "warm-up under test");
+        t.start();
+        try {
+            awaitPast(long_, 500);
+            StartupWarmup second = new StartupWarmup(WireFormat.OPEN_PROTOCOL, TlsCipherWarmup.Suite.AES_GCM, "test",
+                    null, CRYPTO, 500, 5_000);
+            second.run();
+            assertTrue(second.firstPartDone());
+            assertEquals(500, second.formatted(), "the second decodes its first part only");
+        } finally {
+            long_.stop();
+            t.join(30_000);
+        }
+        StartupWarmup third = new StartupWarmup(WireFormat.OPEN_PROTOCOL, TlsCipherWarmup.Suite.AES_GCM, "test", null,
+                CRYPTO, 500, 5_000);
+        third.run();
+        assertEquals(5_000, third.formatted(), "once the first has stopped, another goes on past its first part");
+    }
+
+    /** Waits (at most 60 s, then fails) until {@code w} has decoded more than {@code n} messages. */
+    private static void awaitPast(StartupWarmup w, long n) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (w.formatted() <= n) {
+            if (System.nanoTime() > deadline) throw new AssertionError("the warm-up decoded " + w.formatted());
+            Thread.sleep(5);
+        }
     }
 }

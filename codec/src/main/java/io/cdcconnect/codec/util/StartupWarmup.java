@@ -41,9 +41,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>It touches no data, no connection and no record. {@link #stop} ends it at once (the sink stops it when its task's
  * partitions are assigned: real work begins). Once one has run its first part (cipher and first messages) in a JVM
- * for a format, later tasks there skip it: the compiled code is the JVM's. The source has no such wait: measured with this warm-up beside Debezium's
- * start, its cold snapshot was no faster (its connections carried no TLS) and the warm-up took 2 s of a core; a
- * warm-up of Debezium's DDL parser alone was no faster either (docs/benchmarks.md). So it has none.
+ * for a format, later tasks there skip it: the compiled code is the JVM's. The source has no such wait: measured
+ * with this warm-up beside Debezium's start, its cold snapshot was no faster (its connections carried no TLS) and the
+ * warm-up took 2 s of a core; a warm-up of Debezium's DDL parser alone was no faster either (docs/benchmarks.md). So
+ * it has none.
  */
 public final class StartupWarmup implements Runnable {
 

@@ -41,7 +41,7 @@ import java.util.Set;
  * <p>The values go into the struct's array directly rather than through {@code Struct.put}, whose check builds a
  * message string for each field it is handed (Connect 4.1's {@code ConnectSchema.validateValue}); the types are the
  * schema's by construction, and the test validates every struct it compares. Debezium's envelope checks the whole
- * struct once more when it puts it. A missing binlog file (which Debezium's maker refuses) takes the checked path.
+ * struct once more when it puts it. A missing binlog file is refused as Debezium's maker refuses it.
  */
 public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceInfo> {
 
@@ -84,6 +84,7 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
         TABLE_IDS = ids;
     }
 
+    private final boolean inPlace;
     private Schema schema;
     private int tsIndex;
     private int snapshotIndex;
@@ -95,6 +96,16 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
     private int rowIndex;
     /** What {@link SnapshotRecord#toSource} writes for each of its values, by ordinal (null: nothing). */
     private String[] snapshotNames;
+
+    /** Debezium makes it by its public constructor: values in place wherever Connect's Struct allows. */
+    public LeanSourceInfo() {
+        this(true);
+    }
+
+    /** With {@code inPlace} false, every value goes through {@code Struct.put} (tests: the path of another Connect). */
+    LeanSourceInfo(boolean inPlace) {
+        this.inPlace = inPlace && VALUES != null;
+    }
 
     /** True when structs are written in place (Connect's {@code Struct} keeps its values in an array). */
     static boolean writesInPlace() {
@@ -165,28 +176,30 @@ public final class LeanSourceInfo implements SourceInfoStructMaker<BinlogSourceI
         long pos = info.getCurrentBinlogPosition();
         int row = info.getCurrentRowNumber();
         Struct s = new Struct(schema);
-        Object[] values = VALUES == null ? null : values(s);
-        if (values == null || file == null) {
-            // Struct.put checks each value against the schema (and fails on a missing binlog file, as Debezium's does)
-            s.put(TS_MS, millis).put(DB, database);
-            if (snapshot != null && snapshotNames[snapshot.ordinal()] != null) {
-                s.put(SNAPSHOT, snapshotNames[snapshot.ordinal()]);
-            }
-            if (table != null) s.put(TABLE, table);
-            if (gtid != null) s.put(GTID, gtid);
-            return s.put(FILE, file).put(POS, pos).put(ROW, row);
-        }
-        // The values' types are the schema's by construction (LeanSourceInfoTest validates them): written in place,
-        // without Struct.put's check, which builds a message string for every field of every event.
-        values[tsIndex] = millis;
-        values[dbIndex] = database;
-        if (snapshot != null) values[snapshotIndex] = snapshotNames[snapshot.ordinal()];
-        values[tableIndex] = table;
-        values[gtidIndex] = gtid;
-        values[fileIndex] = file;
-        values[posIndex] = pos;
-        values[rowIndex] = row;
+        Object[] values = inPlace ? values(s) : null;
+        set(s, values, tsIndex, millis);
+        set(s, values, dbIndex, database);
+        if (snapshot != null) set(s, values, snapshotIndex, snapshotNames[snapshot.ordinal()]);
+        set(s, values, tableIndex, table);
+        set(s, values, gtidIndex, gtid);
+        set(s, values, fileIndex, file);
+        set(s, values, posIndex, pos);
+        set(s, values, rowIndex, row);
+        // the one value that may be missing (Debezium's maker refuses it the same way, with Connect's message)
+        if (file == null) s.validate();
         return s;
+    }
+
+    /**
+     * Writes one value in place when this Connect's {@code Struct} keeps an array (the types are the schema's by
+     * construction; LeanSourceInfoTest validates them), else through {@code Struct.put}, which checks it.
+     */
+    private void set(Struct s, Object[] values, int index, Object value) {
+        if (values != null) {
+            values[index] = value;
+        } else if (value != null) {
+            s.put(schema.fields().get(index), value);
+        }
     }
 
     private static Object[] values(Struct s) {

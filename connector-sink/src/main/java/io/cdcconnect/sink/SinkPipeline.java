@@ -99,6 +99,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.config = config;
         this.metrics = metrics;
         this.dataSource = parts.dataSource();
+        this.control = parts.control();
         this.safeMode = new SafeModeDecision(config, parts.control());
         this.assembler = new TransactionAssembler(config.maxTxnRows(), this::dispatch);
         this.shapes = parts.shapes();
@@ -191,7 +192,9 @@ public final class SinkPipeline implements AutoCloseable {
 
     private static HikariDataSource pool(CdcSinkConfig config, SqlDialect dialect, String poolName) {
         return DataSources.create(dialect, config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                config.connectionSslMode(), config.workerCount() + 1, config.timestampTimeZone(), poolName,
+                // one connection per worker (each keeps its own), one for DDL and the control store, and one that
+                // holds a claimed statement's run lock while it runs (DdlCoordinator)
+                config.connectionSslMode(), config.workerCount() + 2, config.timestampTimeZone(), poolName,
                 config.connectionSocketTimeoutMs());
     }
 
@@ -238,6 +241,10 @@ public final class SinkPipeline implements AutoCloseable {
                 config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
         return p;
     }
+
+    private final ControlStore control;
+    /** Partitions whose records skipped for the DDL checkpoint were reported since they were assigned. */
+    private final Set<SourcePartition> checkpointSkipWarned = new java.util.HashSet<>();
 
     /** The TLS cipher the target's connections mostly use (for the start-up warm-up). */
     private TlsCipherWarmup.Suite tlsCipher = TlsCipherWarmup.Suite.AES_GCM;
@@ -334,7 +341,11 @@ public final class SinkPipeline implements AutoCloseable {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
             // empty rest of the DDL's own record, held behind it, only completes the record's offset)
             if (!events.isEmpty()) metrics.replaySkipped();
-            if (LOG.isTraceEnabled()) LOG.trace("{}@{} skipped: at or below the checkpoint", partition, offset);
+            if (checkpointSkipWarned.add(partition)) {
+                LOG.warn("{}: records from offset {} through the DDL checkpoint's offset {} are skipped: they were "
+                        + "applied before a DDL statement ran, and Connect delivers them again; counted in "
+                        + "replays-skipped-total", partition, offset, ddl.replays().checkpoint(partition));
+            }
             assembler.endRecord(partition, offset);
             return;
         }
@@ -429,6 +440,7 @@ public final class SinkPipeline implements AutoCloseable {
     /** Partitions revoked: drops what is not yet dispatched for them and forgets their offsets. */
     public void forget(Collection<SourcePartition> partitions) {
         for (SourcePartition p : partitions) {
+            checkpointSkipWarned.remove(p);
             gates.revoke(p);
             // the open transaction's rows were counted in the buffer: they leave it with the partition
             buffer.release(assembler.discard(p));
@@ -462,6 +474,8 @@ public final class SinkPipeline implements AutoCloseable {
     @Override
     public void close() {
         apply.close();
+        // the run locks of statements this task claimed go with it: a task holding a claimed partition takes over
+        control.close();
         if (dataSource != null) dataSource.close();
         if (cachePolicy != null) {
             LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());

@@ -84,6 +84,12 @@ final class TransactionDispatcher {
             long rowTs = rows.get(i).commitTs();
             if (rowTs > 0 && ddl.replays().rowReplayed(targetName(rows.get(i).table()), rowTs, true)) {
                 // a changefeed restart's re-send from before the last statement on its table (TiCDC's order)
+                if (replayWarned.add("resent\u0000" + rows.get(i).table())) {
+                    LOG.warn("Row of {} at {} skipped: committed before the last DDL statement that ran on its table "
+                            + "(a TiCDC changefeed's, without a count of its copies), so a changefeed restart sent it "
+                            + "again; such rows are counted in replays-skipped-total", rows.get(i).table(),
+                            txn.partition().where(offset));
+                }
                 metrics.replaySkipped();
                 txn.dropRow(i--);
                 continue;
@@ -109,6 +115,11 @@ final class TransactionDispatcher {
                         continue;
                     } catch (ShapeResolver.RowRejectedException gone) {
                         // the table itself is gone: nothing to write it into, as when the statement ran the first time
+                        if (replayWarned.add("gone\u0000" + rows.get(i).table())) {
+                            LOG.warn("Row of {} at {} skipped: a replay from before the DDL that removed its table "
+                                    + "(committed at or before it), and the table is gone; counted in "
+                                    + "replays-skipped-total", rows.get(i).table(), txn.partition().where(offset));
+                        }
                         metrics.replaySkipped();
                         txn.dropRow(i--);
                         continue;

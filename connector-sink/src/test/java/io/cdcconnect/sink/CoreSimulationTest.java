@@ -604,7 +604,8 @@ class CoreSimulationTest {
             if (!pausedNow().isEmpty()) return "partitions left paused: " + pausedNow() + context();
             // every sending of a statement ran exactly once, in the order the source sent them (per table: statements
             // of different tables travel on different partitions under partition.rule=table)
-            // (TiCDC's re-sends are told by their commit ts, and run once: the first sending only)
+            // (TiCDC's re-sends are told by their identity, the same commit ts, database and text, and run once: the
+            // first sending only; never by comparing commit ts)
             Map<String, List<String>> sent = new TreeMap<>();
             Set<String> seen = new HashSet<>();
             for (Sent m : toProduce) {
@@ -791,6 +792,7 @@ class CoreSimulationTest {
         private void restart(SimTask victim) {
             Set<TopicPartition> had = new HashSet<>(victim.assignment);
             tasks.remove(victim);
+            victim.backend.sessionEnded();
             SimTask fresh = new SimTask(victim.number);
             tasks.add(fresh);
             fresh.assign(had);

@@ -94,9 +94,18 @@ final class SimTarget {
 
         @Override
         public SinkPipeline start(CdcSinkConfig config, SinkMetrics metrics, String poolName, String connector) {
-            pipeline = new SinkPipeline(config, metrics, new SinkPipeline.Parts(this,
-                    new DyingControlStore(new InMemoryControlStore(control)), this, null, this, null, null));
+            store = new DyingControlStore(new InMemoryControlStore(control));
+            pipeline = new SinkPipeline(config, metrics, new SinkPipeline.Parts(this, store, this, null, this, null,
+                    null));
             return pipeline;
+        }
+
+        /** The task's store (its session with the target). */
+        private io.cdcconnect.sink.ddl.ControlStore store;
+
+        /** The task's process died: its session with the target ends, and the run locks it held go with it. */
+        void sessionEnded() {
+            if (store != null) store.close();
         }
 
         /** Whether the task dies here (a draw only while deaths are on: a calm phase's schedule is unchanged). */
@@ -124,6 +133,23 @@ final class SimTarget {
 
             DyingControlStore(io.cdcconnect.sink.ddl.ControlStore store) {
                 this.store = store;
+            }
+
+            @Override
+            public void close() {
+                store.close();
+            }
+
+            @Override
+            public void uncountedRan(String topic, String ddlKey, Map<SourcePartition, Long> copies)
+                    throws java.sql.SQLException {
+                store.uncountedRan(topic, ddlKey, copies);
+            }
+
+            @Override
+            public boolean uncountedCopyRan(String topic, String ddlKey, SourcePartition partition, long offset)
+                    throws java.sql.SQLException {
+                return store.uncountedCopyRan(topic, ddlKey, partition, offset);
             }
 
             @Override

@@ -114,6 +114,23 @@ public interface ControlStore {
      */
     boolean copyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException;
 
+    /**
+     * An uncounted statement (TiCDC's, Debezium's TRUNCATE) ran: {@code copies} are the copies it ran for, by
+     * partition and offset, and -1 for a partition whose later events showed it had passed the statement before its
+     * copy came. Those copies, when they come again or late (after a restart too), ran: {@link #uncountedCopyRan}.
+     * Recorded right after the statement ran, before anything else says so.
+     */
+    void uncountedRan(String topic, String ddlKey, Map<SourcePartition, Long> copies) throws SQLException;
+
+    /**
+     * Whether the copy at {@code offset} of {@code partition} is one of an uncounted statement that ran
+     * ({@link #uncountedRan}) for that partition: a copy it ran for, delivered again; the late copy of a partition
+     * that passed it without; or the statement sent again (a changefeed restart, which TiCDC's own consumer drops the
+     * same way). Each is recorded at its offset. Decided by the statement's identity (commit ts, database and text,
+     * all equal) and its partition, never by comparing commit ts: a statement with another text or commit ts runs.
+     */
+    boolean uncountedCopyRan(String topic, String ddlKey, SourcePartition partition, long offset) throws SQLException;
+
     /** The partitions recorded as having passed a sending of a statement ({@code ddl_barrier}). */
     Set<Integer> arrivals(String topic, String ddlId) throws SQLException;
 
@@ -124,14 +141,23 @@ public interface ControlStore {
      * Where a sending of the statement with {@code ddlKey} stands. DONE when a task ran it: it is marked run, or the
      * claimed partition's checkpoint is at or past that partition's copy of the sending (the claimant ran it and wrote
      * its checkpoint but stopped before marking it run, which sink versions before 2026-11-29 could: it is then marked
-     * run). RUN when this task must run it now (every copy arrived and this task claimed it, or took over the claim of
-     * a task that lost the claimed partition, still before its copy, to this one). WAIT otherwise.
+     * run). RUN when this task must run it now: every copy arrived and this task claimed it, or it took over the claim
+     * of a task that lost the claimed partition, still before its copy, to this one and whose run lock is free (its
+     * session ended: it died, or stopped). RUN always comes with the sending's run lock, a server-side session lock
+     * held until {@link #done}; a claimant that is alive holds it, however long its statement runs. WAIT otherwise.
      *
      * @param claimant the partition this task claims it for (its first copy here)
      */
     DdlCoordinator.State state(String topic, String ddlKey, Sending sending, int copies, Set<SourcePartition> assigned,
                                SourcePartition claimant) throws SQLException;
 
-    /** Marks the statement run. */
+    /** Marks the statement run, and releases its run lock. */
     void done(String topic, String ddlId) throws SQLException;
+
+    /**
+     * The task stops (or, in the simulation, dies): the run locks it holds go, as they go with a dead task's
+     * session, and a task that holds a claimed partition may take the claim over.
+     */
+    default void close() {
+    }
 }

@@ -46,12 +46,13 @@ final class DdlRunner {
      */
     void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
                boolean uncounted) {
-        apply(ddl, partition, offset, copies, run, uncounted, () -> { });
+        apply(ddl, partition, offset, copies, run, uncounted, () -> { }, () -> { });
     }
 
     /**
-     * As {@link #apply(DdlChange, SourcePartition, long, Map, boolean, boolean)}; {@code ran} records durably that the
-     * statement ran (or was refused and reported). Everything that says the statement ran (the table's last statement,
+     * As {@link #apply(DdlChange, SourcePartition, long, Map, boolean, boolean)}; {@code ranHere} records durably,
+     * first, that an uncounted statement ran for its copies; {@code ran} that a coordinated one ran (or was refused and
+     * reported). Everything that says the statement ran (the table's last statement,
      * {@code ran}) is durable <em>before</em> the checkpoint past its copies: the checkpoint makes every later owner
      * of those partitions skip the copies, so a task that died between the checkpoint and the rest would leave a
      * statement that ran but that the store does not know ran. A claimant that died there left the other tasks
@@ -63,7 +64,7 @@ final class DdlRunner {
      * (every partition still waits, so nothing after it has been applied).
      */
     void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
-               boolean uncounted, Runnable ran) {
+               boolean uncounted, Runnable ranHere, Runnable ran) {
         drainBefore(partition, offset);
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
@@ -73,6 +74,8 @@ final class DdlRunner {
             if (run && runOrReport(ddl, targetSchema, partition, offset)) {
                 metrics.ddlApplied();
             }
+            // first of all that says it ran (an uncounted statement's copies: nothing else identifies them)
+            if (run) ranHere.run();
             // run here or by another task: rows of its table committed before it are from before it
             if (!ddl.table().isEmpty()) {
                 replays.ran(targetSchema + "." + ddl.table(), ddl.commitTs(), uncounted);

@@ -145,16 +145,30 @@ public final class DdlSequencer {
                          long restBytes) {
         String topic = partition.topic();
         if (LOG.isTraceEnabled()) LOG.trace("DDL copy at {}@{}: {} ({} copies)", partition, offset, ddl.query(), ddlCopies);
-        if (replays.statementReplayed(ddl, shapes.targetSchema(ddl.schema()) + "." + ddl.table(), ddlCopies)) {
-            LOG.debug("The DDL at {} ran before (a changefeed restart sent it again): skipped", partition + "@" + offset);
-            metrics.replaySkipped();
-            return false;
+        if (ddlCopies > 1 && !control.enabled() && config.taskCount() > 1) {
+            // without a store each task would run it once its own partitions passed it: a TRUNCATE a second time,
+            // after rows written since (validation refuses this configuration; this is for one that bypassed it)
+            throw new io.cdcconnect.sink.apply.ApplyException("The DDL at " + partition + "@" + offset + " ("
+                    + DdlApplier.redact(ddl.query()) + ") was sent to " + ddlCopies + " partitions of " + topic
+                    + ", and this connector has " + config.taskCount() + " tasks but no "
+                    + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + " to agree which of them runs it: it would run once "
+                    + "per task. Set " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + " (e.g. cdc_connect), or tasks.max=1 "
+                    + "(docs/ordering.md)");
         }
         String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
         if (ddlCopies > 1 && control.enabled() && copyRan(topic, key, partition, offset)) {
             // an earlier owner of the partition handled this copy, and its sending ran: nothing left to do
-            LOG.debug("The DDL at {} ran before this task received its copy again: skipped", partition + "@" + offset);
+            LOG.warn("The DDL at {} skipped: its sending ran before this task received the copy again (an earlier "
+                    + "owner of the partition handled it); counted in replays-skipped-total", partition + "@" + offset);
             runner.ranElsewhere(ddl, partition, offset);
+            metrics.replaySkipped();
+            return false;
+        }
+        if (ddlCopies == 0 && control.enabled() && uncountedCopyRan(topic, key, partition, offset)) {
+            // the late copy of an uncounted statement that ran once every partition had passed it (this partition
+            // by its events after it): the store says so, after a restart too
+            LOG.warn("Late copy of the DDL at {} skipped: it ran when every partition had passed it (this partition's "
+                    + "events after it showed so); counted in replays-skipped-total", partition + "@" + offset);
             metrics.replaySkipped();
             return false;
         }
@@ -162,8 +176,9 @@ public final class DdlSequencer {
             Set<SourcePartition> late = passedWithoutCopy.get(topic);
             if (late != null && late.remove(partition)) {
                 // a copy from a partition whose data had shown it passed the statement before its copy came: it ran
-                LOG.debug("Late copy of the DDL at {} skipped: it ran when every partition had passed it",
-                        partition + "@" + offset);
+                LOG.warn("Late copy of the DDL at {} skipped: it ran when every partition had passed it (their "
+                        + "events after it showed so); counted in replays-skipped-total", partition + "@" + offset);
+                metrics.replaySkipped();
                 return false;
             }
             // otherwise the producer sent the statement again after the rows before it: it runs again, in its place
@@ -212,6 +227,30 @@ public final class DdlSequencer {
         }
     }
 
+    /**
+     * An uncounted statement ran: its copies, and the copies still to come of the partitions that passed it without
+     * theirs, are known as run, after a restart too (the statement's identity, not its commit ts, tells them).
+     */
+    private void uncountedRan(HeldDdl held, String topic, Map<SourcePartition, Long> passed) {
+        if (held.copies != 0 || !control.enabled()) return;
+        try {
+            control.uncountedRan(topic, held.key, passed);
+        } catch (java.sql.SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("the DDL at " + held.partition + "@" + held.offset
+                    + " ran, but that it ran could not be recorded in " + config.ddlCheckpointDatabase() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private boolean uncountedCopyRan(String topic, String key, SourcePartition partition, long offset) {
+        try {
+            return control.uncountedCopyRan(topic, key, partition, offset);
+        } catch (java.sql.SQLException e) {
+            throw new io.cdcconnect.sink.apply.ApplyException("cannot read whether the DDL at " + partition + "@"
+                    + offset + " ran from " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
+        }
+    }
+
     private boolean copyRan(String topic, String key, SourcePartition partition, long offset) {
         try {
             return control.copyRan(topic, key, partition, offset);
@@ -221,9 +260,21 @@ public final class DdlSequencer {
         }
     }
 
-    /** Partition revoked: no statement waits for it any more (its gate goes with it). */
+    /**
+     * Partition revoked: no statement waits for it any more (its gate goes with it). A statement this task held for it
+     * is held for another of its partitions that passed it, a copy's first; with none left, it goes when released
+     * (its partitions' new owners run it). A task never claims a statement for a partition it does not hold.
+     */
     public void unassign(SourcePartition p) {
         barrier.unassign(p);
+        for (HeldDdl held : heldDdls.getOrDefault(p.topic(), Map.of()).values()) {
+            if (!held.partition.equals(p)) continue;
+            Map.Entry<SourcePartition, Long> home = null;
+            for (Map.Entry<SourcePartition, Long> e : barrier.passed(p.topic(), held.pendingKey).entrySet()) {
+                if (home == null || home.getValue() < 0 && e.getValue() >= 0) home = e;
+            }
+            if (home != null) held.rehome(home.getKey(), home.getValue());
+        }
     }
 
     /** Revoked partitions' rows are applied: their checkpoint is forgotten; a statement may have waited only for them. */
@@ -324,9 +375,10 @@ public final class DdlSequencer {
         passedWithoutCopy.put(topic, withoutCopy);
         warnedAt.remove(topic + '\u0000' + key);
         // a coordinated statement is marked run before the checkpoint that skips its copies (DdlRunner.apply)
-        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0, () -> {
-            if (held.arrived) held.ran(topic, control);
-        });
+        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0,
+                () -> uncountedRan(held, topic, passed), () -> {
+                    if (held.arrived) held.ran(topic, control);
+                });
         // each partition flows again once it waits for no other statement: its records go on in their order
         for (SourcePartition p : passed.keySet()) gates.unhold(p, key);
         return true;

@@ -17,8 +17,14 @@ final class HeldDdl {
     private static final Logger LOG = LoggerFactory.getLogger(HeldDdl.class);
 
     final DdlChange ddl;
-    final SourcePartition partition;
-    final long offset;
+    /**
+     * The partition this task claims the statement for, and its copy's offset: always one the task holds now. Its
+     * first copy's at first; when that partition is revoked, another that passed it ({@link #rehome}). A claim for a
+     * partition that moved let its new owner take the claim over while this task still ran the statement
+     * (docs/ordering.md, "partial revocation").
+     */
+    SourcePartition partition;
+    long offset;
     /** Partitions the producer sent the statement to (0: unknown). */
     final int copies;
     /** {@link DdlBarrier#key}: copies of the statement share it. */
@@ -95,6 +101,14 @@ final class HeldDdl {
             throw new ApplyException("cannot coordinate the DDL at " + partition + "@" + offset
                     + " with the other tasks through " + config.ddlCheckpointDatabase() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The statement is now claimed for {@code p}, which passed it at {@code copyOffset} (-1: without its copy). */
+    void rehome(SourcePartition p, long copyOffset) {
+        LOG.info("The DDL at {}@{} is now held for {}{}: its partition was revoked", partition, offset, p,
+                copyOffset >= 0 ? "@" + copyOffset : "");
+        this.partition = p;
+        this.offset = copyOffset;
     }
 
     /** The barrier's key of a sending of the statement with {@code key}. */

@@ -31,6 +31,10 @@ public final class InMemoryControlStore implements ControlStore {
         private final Map<String, Set<Integer>> arrivals = new HashMap<>();
         /** topic, id -> claimant instance, claimed partition, done (ddl_run). */
         private final Map<String, Object[]> runs = new HashMap<>();
+        /** topic, id -> the store instance holding the sending's run lock (a session lock in the JDBC store). */
+        private final Map<String, String> locks = new HashMap<>();
+        /** topic, statement key, partition -> late copies of an uncounted statement that ran: offsets, -1 for a copy still to come. */
+        private final Map<String, Set<Long>> lateCopies = new HashMap<>();
 
         @Override
         public synchronized String toString() {
@@ -78,6 +82,16 @@ public final class InMemoryControlStore implements ControlStore {
     @Override
     public void recreated(SourcePartition partition) {
         synchronized (shared) {
+            shiftCopies(partition);
+            // an uncounted statement that ran stays run in the new topic (its identity, not its offset, tells it)
+            shared.through.remove(partition);
+            shared.records.remove(partition);
+        }
+    }
+
+    /** As the JDBC store: every recorded copy of {@code partition} moves below the offsets of its recreated topic. */
+    private void shiftCopies(SourcePartition partition) {
+        synchronized (shared) {
             String prefix = partition.topic() + '\u0000';
             String suffix = "\u0000" + partition.partition();
             shared.copies.forEach((k, seen) -> {
@@ -87,8 +101,6 @@ public final class InMemoryControlStore implements ControlStore {
                 seen.clear();
                 seen.putAll(moved);
             });
-            shared.through.remove(partition);
-            shared.records.remove(partition);
         }
     }
 
@@ -157,6 +169,10 @@ public final class InMemoryControlStore implements ControlStore {
                 java.util.TreeMap<Long, Long> seen = shared.copies.computeIfAbsent(topic + '\u0000' + key + '\u0000'
                         + e.getKey().partition(), k -> new java.util.TreeMap<>());
                 Long n = seen.get(e.getValue());
+                if (n == null && !seen.tailMap(e.getValue(), false).isEmpty()) {
+                    // as the JDBC store: below copies it had delivered, so its topic was recreated
+                    shiftCopies(e.getKey());
+                }
                 if (n == null) {
                     n = (long) seen.headMap(e.getValue()).size() + 1;
                     seen.put(e.getValue(), n);
@@ -177,6 +193,29 @@ public final class InMemoryControlStore implements ControlStore {
             Object[] run = shared.runs.get(topic + '\u0000' + DdlCoordinator.sendingId(ddlKey, n));
             return run != null && (Boolean) run[2];
         }
+    }
+
+    @Override
+    public void uncountedRan(String topic, String ddlKey, Map<SourcePartition, Long> copies) {
+        synchronized (shared) {
+            copies.forEach((p, o) -> shared.lateCopies.computeIfAbsent(lateKey(topic, ddlKey, p),
+                    k -> new HashSet<>()).add(Math.max(-1L, o)));
+        }
+    }
+
+    @Override
+    public boolean uncountedCopyRan(String topic, String ddlKey, SourcePartition partition, long offset) {
+        synchronized (shared) {
+            Set<Long> late = shared.lateCopies.get(lateKey(topic, ddlKey, partition));
+            if (late == null) return false;
+            if (late.isEmpty()) return false;
+            late.add(offset);
+            return true;
+        }
+    }
+
+    private static String lateKey(String topic, String ddlKey, SourcePartition p) {
+        return topic + '\u0000' + DdlCoordinator.id(ddlKey) + '\u0000' + p.partition();
     }
 
     @Override
@@ -202,8 +241,11 @@ public final class InMemoryControlStore implements ControlStore {
         synchronized (shared) {
             Object[] run = shared.runs.get(id);
             if (run != null) {
-                if ((Boolean) run[2]) return DdlCoordinator.State.DONE;
-                if (run[0].equals(instance)) return DdlCoordinator.State.RUN;
+                if ((Boolean) run[2]) {
+                    unlock(id);
+                    return DdlCoordinator.State.DONE;
+                }
+                if (run[0].equals(instance)) return lock(id) ? DdlCoordinator.State.RUN : DdlCoordinator.State.WAIT;
                 // as the JDBC store: the claimed partition's checkpoint past its copy says it ran
                 SourcePartition claimed = new SourcePartition(topic, (Integer) run[1]);
                 java.util.TreeMap<Long, Long> seen = shared.copies.get(topic + '\u0000' + DdlCoordinator.id(ddlKey)
@@ -217,16 +259,29 @@ public final class InMemoryControlStore implements ControlStore {
                         }
                     }
                 }
-                if (assigned.contains(claimed)) {
+                // as the JDBC store: the claim is taken over only from a task whose run lock is free (it died or
+                // stopped), never from one still running the statement
+                if (assigned.contains(claimed) && lock(id)) {
                     run[0] = instance; // takes over the claim of a task that lost the claimant's partition
                     return DdlCoordinator.State.RUN;
                 }
                 return DdlCoordinator.State.WAIT;
             }
             if (shared.arrivals.getOrDefault(id, Set.of()).size() < copies) return DdlCoordinator.State.WAIT;
+            if (!lock(id)) return DdlCoordinator.State.WAIT;
             shared.runs.put(id, new Object[] {instance, claimant.partition(), false});
             return DdlCoordinator.State.RUN;
         }
+    }
+
+    /** The run lock of a sending, as a session lock: held by one live store instance at a time. */
+    private boolean lock(String id) {
+        Object holder = shared.locks.putIfAbsent(id, instance);
+        return holder == null || holder.equals(instance);
+    }
+
+    private void unlock(String id) {
+        shared.locks.remove(id, instance);
     }
 
     @Override
@@ -234,6 +289,14 @@ public final class InMemoryControlStore implements ControlStore {
         synchronized (shared) {
             Object[] run = shared.runs.get(topic + '\u0000' + ddlId);
             if (run != null) run[2] = true;
+            unlock(topic + '\u0000' + ddlId);
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (shared) {
+            shared.locks.values().removeIf(instance::equals);
         }
     }
 }

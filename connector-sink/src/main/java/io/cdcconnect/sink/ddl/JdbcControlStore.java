@@ -106,6 +106,18 @@ public final class JdbcControlStore implements ControlStore {
     }
 
     @Override
+    public void uncountedRan(String topic, String ddlKey, Map<SourcePartition, Long> copies)
+            throws SQLException {
+        coordinator.uncountedRan(topic, ddlKey, copies);
+    }
+
+    @Override
+    public boolean uncountedCopyRan(String topic, String ddlKey, SourcePartition partition, long offset)
+            throws SQLException {
+        return coordinator.uncountedCopyRan(topic, ddlKey, partition, offset);
+    }
+
+    @Override
     public Set<Integer> arrivals(String topic, String ddlId) throws SQLException {
         return coordinator.arrivals(topic, ddlId);
     }
@@ -124,5 +136,10 @@ public final class JdbcControlStore implements ControlStore {
     @Override
     public void done(String topic, String ddlId) throws SQLException {
         coordinator.done(topic, ddlId);
+    }
+
+    @Override
+    public void close() {
+        coordinator.close();
     }
 }

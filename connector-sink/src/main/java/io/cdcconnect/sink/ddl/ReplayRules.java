@@ -1,6 +1,5 @@
 package io.cdcconnect.sink.ddl;
 
-import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 /**
@@ -11,12 +10,15 @@ import io.cdcconnect.sink.txn.SourcePartition;
  *     skipped, whatever it holds;</li>
  *     <li>a row that no longer fits its table (a column or the table is gone), committed at or before the last
  *     statement that ran on that table, is from before that statement: a producer restart sent it again;</li>
- *     <li>for a table whose statements came without a count of their copies (TiCDC), whose commit ts orders a
- *     changefeed's events, a row committed before the last statement on its table, and a statement committed at or
- *     before it, are a changefeed restart's re-sends (TiCDC's own consumer drops them the same way);</li>
- *     <li>a statement with counted copies (cdc-connect's source) is never a replay by its commit ts: its sending is
- *     told apart by the offsets of its copies ({@link ControlStore#sending}), since MariaDB's commit times are
- *     seconds, two producers may share a topic and a clock may step back.</li>
+ *     <li>for a table whose statements came without a count (TiCDC), a fitting row committed before the last
+ *     statement on the table is a changefeed restart's re-send (TiCDC's commit ts orders a changefeed's events, and
+ *     its own consumer drops re-sends the same way);</li>
+ *     <li>a statement is never skipped for its commit ts, counted or not. A counted statement's sendings are told
+ *     apart by the offsets of its copies ({@link ControlStore#sending}); an uncounted one that ran is known by its
+ *     identity (commit ts, database and text all equal) and partition ({@link ControlStore#uncountedCopyRan}). Until
+ *     2026-12-07 an uncounted statement committed at or before the last one that ran on its table was skipped
+ *     silently, so ten ALTERs sharing a commit ts ran once, and one message with a large commit ts made every later
+ *     statement of the table vanish.</li>
  * </ul>
  * Safe mode makes every other re-applied row harmless; a duplicate key without it is re-planned in safe mode.
  */
@@ -62,6 +64,11 @@ public final class ReplayRules {
         tables.remove(targetTable);
     }
 
+    /** The offset through which a DDL statement left {@code partition} committed downstream, or -1. */
+    public long checkpoint(SourcePartition partition) {
+        return control.appliedThrough(partition);
+    }
+
     /** Whether the record at {@code offset} was committed downstream before a DDL statement ran (the checkpoint). */
     public boolean applied(SourcePartition partition, long offset) {
         return offset <= control.appliedThrough(partition);
@@ -69,7 +76,12 @@ public final class ReplayRules {
 
     /**
      * Whether a row of {@code targetTable} committed at {@code commitTs} is a re-send of one the target had before the
-     * last statement on its table ran.
+     * last statement on its table ran. One that no longer fits the table is then written as that statement left it.
+     * One that fits is a replay only on a table whose statements came without a count (TiCDC's): a changefeed that
+     * restarts sends its rows and statements again from its checkpoint, its statements are then skipped by their
+     * identity ({@link ControlStore#uncountedCopyRan}), and the rows before them must be too, or a row a re-sent
+     * TRUNCATE had removed would come back (CoreSimulationTest seed 51). TiCDC's commit ts orders one changefeed's
+     * events, and its own consumer drops re-sent rows the same way; every such row is counted and reported.
      *
      * @param fits whether the row fits the target table as it is now
      */
@@ -79,12 +91,5 @@ public final class ReplayRules {
         if (last.commitTs() <= 0) return false;
         if (!fits) return commitTs <= last.commitTs();
         return last.uncounted() && commitTs < last.commitTs();
-    }
-
-    /** Whether an uncounted statement (TiCDC) on {@code targetTable} is a re-send of one that ran. */
-    public boolean statementReplayed(DdlChange ddl, String targetTable, int ddlCopies) {
-        if (ddlCopies > 0 || ddl.table().isEmpty() || ddl.commitTs() <= 0) return false;
-        ControlStore.TableDdl last = table(targetTable);
-        return last.uncounted() && ddl.commitTs() <= last.commitTs();
     }
 }

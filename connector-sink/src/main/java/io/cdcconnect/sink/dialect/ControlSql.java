@@ -72,6 +72,30 @@ public interface ControlSql {
     /** (connector, topic, statement key, partition, offset) -> how many copies the partition delivered before it. */
     String copiesBefore();
 
+    /**
+     * (connector, topic, statement key, partition, offset) -> how many copies the partition delivered at higher
+     * offsets: any, with none at the offset itself, means the partition went back below copies it had delivered (its
+     * topic was recreated).
+     */
+    String copiesAfter();
+
+    /**
+     * A query whose one boolean column says whether this session now holds the server-side lock named {@code name}
+     * (hex digits only), without waiting. A session's lock lasts until it is released or the session ends, so a
+     * task that died leaves none behind: the lock says, as data, whether the task that claimed a statement still
+     * runs it.
+     */
+    String tryRunLock(String name);
+
+    /**
+     * (connector, topic, statement key, partition) -> the offsets of the partition's late copies of an uncounted
+     * statement that ran before they came (sending 0; offset -1: not come yet).
+     */
+    String selectLateCopies();
+
+    /** Releases the lock {@link #tryRunLock} took. */
+    String releaseRunLock(String name);
+
     /** (connector, topic, ddl id, partition): records an arrival; a repeated one is ignored. */
     String insertArrival();
 

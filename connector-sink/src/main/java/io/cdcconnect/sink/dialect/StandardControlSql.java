@@ -128,7 +128,38 @@ public abstract class StandardControlSql implements ControlSql {
     @Override
     public String copiesBefore() {
         return "SELECT COUNT(*) FROM " + table("ddl_copy")
-                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset < ?";
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset < ?"
+                + " AND sending > 0";
+    }
+
+    @Override
+    public String copiesAfter() {
+        return "SELECT COUNT(*) FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND kafka_offset > ?"
+                + " AND sending > 0";
+    }
+
+    @Override
+    public String selectLateCopies() {
+        return "SELECT kafka_offset FROM " + table("ddl_copy")
+                + " WHERE connector = ? AND topic = ? AND ddl_key = ? AND kafka_partition = ? AND sending = 0";
+    }
+
+    /** MySQL's and MariaDB's named locks (names of up to 64 characters). */
+    @Override
+    public String tryRunLock(String name) {
+        return "SELECT COALESCE(GET_LOCK('" + hexName(name) + "', 0), 0) = 1";
+    }
+
+    @Override
+    public String releaseRunLock(String name) {
+        return "SELECT RELEASE_LOCK('" + hexName(name) + "')";
+    }
+
+    /** A lock's name, checked: it is written into the statement. */
+    protected static String hexName(String name) {
+        if (!name.matches("[0-9a-f]{1,64}")) throw new IllegalArgumentException("not a lock name: " + name);
+        return name;
     }
 
     @Override

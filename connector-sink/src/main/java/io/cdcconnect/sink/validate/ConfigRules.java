@@ -50,7 +50,24 @@ public final class ConfigRules {
             }
         }
         out.addAll(schemaMap(config));
+        ConfigProblem store = controlStore(config);
+        if (store != null) out.add(store);
         return out;
+    }
+
+    /**
+     * Several tasks that apply DDL need the control store to agree which of them runs a statement sent to several
+     * partitions: without it each would run it once its own partitions passed it (a TRUNCATE a second time, after
+     * rows written since).
+     */
+    static ConfigProblem controlStore(CdcSinkConfig config) {
+        if (config.taskCount() <= 1 || !config.ddlCheckpointDatabase().isBlank()) return null;
+        if (io.cdcconnect.sink.ddl.DdlPolicy.parse(config.ddlApply(), "").allowed().isEmpty()) return null;
+        return new ConfigProblem(CdcSinkConfig.DDL_CHECKPOINT_DATABASE, CdcSinkConfig.DDL_CHECKPOINT_DATABASE
+                + " is empty and tasks.max is " + config.taskCount() + ": the tasks could not agree which of them "
+                + "runs a DDL statement sent to several partitions, and each would run it (a TRUNCATE once per task, "
+                + "the second after rows written since). Set " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + " (e.g. "
+                + "cdc_connect), or tasks.max=1, or " + CdcSinkConfig.DDL_APPLY + "=none");
     }
 
     /**

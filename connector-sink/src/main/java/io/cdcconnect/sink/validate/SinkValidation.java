@@ -41,6 +41,8 @@ public final class SinkValidation {
         for (ConfigValue v : values) {
             if (!v.errorMessages().isEmpty()) sound.remove(v.name());
         }
+        // the rules that span tasks see tasks.max as each task will (task.count)
+        sound.put(CdcSinkConfig.TASK_COUNT, Integer.toString(tasks(props)));
         CdcSinkConfig config;
         try {
             config = CdcSinkConfig.withoutRules(sound);

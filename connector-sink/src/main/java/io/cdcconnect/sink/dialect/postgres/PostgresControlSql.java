@@ -14,6 +14,22 @@ final class PostgresControlSql extends StandardControlSql {
         return "CREATE SCHEMA IF NOT EXISTS " + dialect.quote(schema);
     }
 
+    /** PostgreSQL's session advisory locks take a 64-bit key: the name's first 16 hex digits. */
+    @Override
+    public String tryRunLock(String name) {
+        return "SELECT pg_try_advisory_lock(" + advisoryKey(name) + ")";
+    }
+
+    @Override
+    public String releaseRunLock(String name) {
+        return "SELECT pg_advisory_unlock(" + advisoryKey(name) + ")";
+    }
+
+    private static long advisoryKey(String name) {
+        String hex = hexName(name);
+        return Long.parseUnsignedLong(hex.substring(0, Math.min(16, hex.length())), 16);
+    }
+
     @Override
     protected String timestampNow() {
         return "TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)";

@@ -107,11 +107,22 @@ public final class DdlRules {
         }
         List<DdlStatement> out = new ArrayList<>(parts.get().size());
         for (DdlTables.Part p : parts.get()) {
-            DdlChange change = new DdlChange(schema, DdlStatement.tableIn(schema, p.tables()), p.query(),
+            // Debezium reports no database for a statement run outside one (no USE) whose tables the parser does not
+            // follow (CREATE INDEX): a statement whose names are all qualified then runs in its first table's
+            String runIn = schema == null || schema.isEmpty() ? qualifiedIn(p.tables()) : schema;
+            DdlChange change = new DdlChange(runIn, DdlStatement.tableIn(runIn, p.tables()), p.query(),
                     kind(p.query()), commitTs);
             out.add(new DdlStatement(change, p.tables()));
         }
         return out;
+    }
+
+    /** The database of the first table when every table is named with its database, else "". */
+    private static String qualifiedIn(List<TableRef> tables) {
+        for (TableRef t : tables) {
+            if (t.schema().isEmpty()) return "";
+        }
+        return tables.isEmpty() ? "" : tables.get(0).schema();
     }
 
     /** Canal-JSON's event type for a statement, as TiCDC maps TiDB's DDL actions. */

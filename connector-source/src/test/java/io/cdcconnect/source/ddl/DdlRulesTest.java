@@ -108,6 +108,10 @@ class DdlRulesTest {
         DdlStatement index = DdlRules.forward("db", "CREATE INDEX i ON t (a)", false, 1L).get(0);
         assertEquals("t", index.change().table());
         assertEquals(DdlChange.Kind.CINDEX, index.change().kind());
+        DdlChange outsideADatabase = DdlRules.forward("", "CREATE INDEX i ON s.t (a)", false, 1L).get(0).change();
+        assertEquals("s", outsideADatabase.schema(), "run outside a database: the qualified table's");
+        assertEquals("t", outsideADatabase.table());
+        assertEquals("", DdlRules.forward("", "CREATE INDEX i ON t (a)", false, 1L).get(0).change().schema());
         DdlStatement snapshotCreate = DdlRules.forward("db", "CREATE TABLE `t` (a int)", true, 1L).get(0);
         assertEquals(java.util.List.of(new TableRef("db", "t")), snapshotCreate.tables());
         assertTrue(DdlRules.forward("db", "CREATE DATABASE d2", false, 1L).get(0).databaseLevel());

@@ -263,10 +263,10 @@ class MariaDbCaptureTest {
     /**
      * gh-ost's cut-over and a standalone CREATE INDEX on a real binlog: each RENAME pair reaches the topics of its old
      * and new table (never a topic named from joined names), on that table's partition, naming that table, ahead of
-     * the rows written after it; the CREATE INDEX reaches its own table's topic once.
+     * the rows written after it; a standalone CREATE INDEX and DROP INDEX reach their own table's topic once.
      */
     @Test
-    void ghostCutOverAndStandaloneCreateIndexReachExactlyTheTopicsOfTheirTables() throws Exception {
+    void ghostCutOverAndStandaloneIndexStatementsReachExactlyTheTopicsOfTheirTables() throws Exception {
         String d = "cap_ddlroute";
         db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
                 "CREATE TABLE " + d + ".memberships (id INT PRIMARY KEY, v INT)",
@@ -289,9 +289,10 @@ class MariaDbCaptureTest {
                     "INSERT INTO " + d + "._memberships_gho (id, v, w) VALUES (2, 2, 0)",
                     "RENAME TABLE `" + d + "`.`memberships` TO `" + d + "`.`_memberships_del`, `" + d
                             + "`.`_memberships_gho` TO `" + d + "`.`memberships`",
-                    "INSERT INTO " + d + ".memberships (id, v, w) VALUES (100, 100, 100)",
-                    "CREATE INDEX idx_v ON " + d + ".other (v)",
-                    "INSERT INTO " + d + ".other VALUES (100, 100)");
+                    "INSERT INTO " + d + ".memberships (id, v, w) VALUES (100, 100, 100)");
+            // as users run it (in the database, names unqualified), and qualified outside any database
+            db.execute("USE " + d, "CREATE INDEX idx_v ON other (v)");
+            db.execute("DROP INDEX idx_v ON " + d + ".other", "INSERT INTO " + d + ".other VALUES (100, 100)");
             task.pollUntil(r -> rows(task.decoded()).stream().filter(x -> (Long) col(x, "id") == 100L).count() >= 2,
                     60_000);
             io.cdcconnect.codec.canal.CanalJsonDecoder decoder = new io.cdcconnect.codec.canal.CanalJsonDecoder();
@@ -301,7 +302,7 @@ class MariaDbCaptureTest {
             for (SourceRecord r : task.records()) {
                 ChangeEvent e = decoder.decode((byte[]) r.value()).get(0);
                 byPartition.computeIfAbsent(r.topic() + "/" + r.kafkaPartition(), k -> new ArrayList<>()).add(e);
-                if (e instanceof DdlChange x && (x.kind() == DdlChange.Kind.RENAME || x.kind() == DdlChange.Kind.CINDEX)) {
+                if (e instanceof DdlChange x && x.query().matches("(?s)(RENAME|CREATE INDEX|DROP INDEX) .*")) {
                     var h = r.headers().lastWithName(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS);
                     ddl.add(new DdlCopy(r.topic(), r.kafkaPartition(), h == null ? null : (String) h.value(), x));
                 }
@@ -314,7 +315,7 @@ class MariaDbCaptureTest {
             String members = "gh." + d + ".memberships";
             int pm = rows.tablePartition(d, "memberships");
             // (records of different partitions may interleave in any order: each partition's order is checked below)
-            assertEquals(5, ddl.size(), "each copy once: " + ddl);
+            assertEquals(6, ddl.size(), "each copy once: " + ddl);
             assertEquals(java.util.Set.of(
                     new DdlCopy(members, pm, "1", renamed(ddl, del, "memberships")),
                     new DdlCopy("gh." + d + "._memberships_del", rows.tablePartition(d, "_memberships_del"), "1",
@@ -323,11 +324,14 @@ class MariaDbCaptureTest {
                             renamed(ddl, gho, "_memberships_gho")),
                     new DdlCopy(members, pm, "1", renamed(ddl, gho, "memberships")),
                     new DdlCopy("gh." + d + ".other", rows.tablePartition(d, "other"), "1",
-                            indexCopy(ddl))), new java.util.HashSet<>(ddl));
-            DdlChange index = indexCopy(ddl);
-            assertEquals(DdlChange.Kind.CINDEX, index.kind());
-            assertEquals("other", index.table());
-            assertTrue(index.query().startsWith("CREATE INDEX idx_v ON"), index.query());
+                            indexCopy(ddl, DdlChange.Kind.CINDEX)),
+                    new DdlCopy("gh." + d + ".other", rows.tablePartition(d, "other"), "1",
+                            indexCopy(ddl, DdlChange.Kind.DINDEX))), new java.util.HashSet<>(ddl));
+            DdlChange create = indexCopy(ddl, DdlChange.Kind.CINDEX);
+            assertEquals(List.of(d, "other", "CREATE INDEX idx_v ON other (v)"),
+                    List.of(create.schema(), create.table(), create.query()));
+            DdlChange drop = indexCopy(ddl, DdlChange.Kind.DINDEX);
+            assertEquals(List.of(d, "other"), List.of(drop.schema(), drop.table()));
 
             // on the memberships partition: row 2 of the old table, both renames, then the new table's row 100
             List<String> onMembers = byPartition.get(members + "/" + pm).stream()
@@ -342,18 +346,18 @@ class MariaDbCaptureTest {
                     .collect(Collectors.toList());
             assertEquals(List.of("row 1", "row 2", gho), onGhost, "the ghost's rows, then its rename");
             List<String> onOther = byPartition.get("gh." + d + ".other/" + rows.tablePartition(d, "other")).stream()
-                    .filter(e -> e instanceof RowChange || ((DdlChange) e).kind() == DdlChange.Kind.CINDEX)
+                    .filter(e -> e instanceof RowChange || ((DdlChange) e).query().contains(" INDEX "))
                     .map(e -> e instanceof DdlChange x ? x.kind().name() : "row " + col((RowChange) e, "id"))
                     .collect(Collectors.toList());
-            assertEquals(List.of("row 1", "CINDEX", "row 100"), onOther);
+            assertEquals(List.of("row 1", "CINDEX", "DINDEX", "row 100"), onOther);
         } finally {
             db.execute("DROP DATABASE IF EXISTS " + d);
         }
     }
 
-    private static DdlChange indexCopy(List<DdlCopy> copies) {
-        return copies.stream().map(DdlCopy::ddl).filter(x -> x.kind() == DdlChange.Kind.CINDEX).findFirst()
-                .orElseThrow(() -> new AssertionError("no CREATE INDEX in " + copies));
+    private static DdlChange indexCopy(List<DdlCopy> copies, DdlChange.Kind kind) {
+        return copies.stream().map(DdlCopy::ddl).filter(x -> x.kind() == kind).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " in " + copies));
     }
 
     /** The decoded copy of {@code query} that names {@code table} (a failure names what arrived instead). */

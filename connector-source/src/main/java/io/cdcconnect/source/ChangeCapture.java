@@ -6,6 +6,8 @@ import io.cdcconnect.codec.model.Watermark;
 import io.cdcconnect.source.convert.KeyCatalog;
 import io.cdcconnect.source.convert.RecordConverter;
 import io.cdcconnect.source.ddl.DdlRules;
+import io.cdcconnect.source.ddl.DdlStatement;
+import io.cdcconnect.source.ddl.TableRef;
 import io.cdcconnect.source.dispatch.Dispatcher;
 import io.cdcconnect.source.emit.Outgoing;
 import io.cdcconnect.source.txn.CommitTsAllocator;
@@ -19,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,7 +49,7 @@ public final class ChangeCapture {
      * @param dispatcher          topic and partition per row
      * @param forwardDdl          whether the format carries DDL
      * @param ddlOnEveryPartition DDL to every partition (Open-protocol) or where its table's rows go (Canal-JSON,
-     *                            {@link Dispatcher#ddlPartitions})
+     *                            {@link Dispatcher#ddlRoutes})
      * @param topicPattern        the topic pattern: whether database-level DDL has a topic of its own
      */
     public ChangeCapture(Dispatcher dispatcher, boolean forwardDdl, boolean ddlOnEveryPartition, String topicPattern) {
@@ -120,10 +121,7 @@ public final class ChangeCapture {
         commitTs.completeCurrent();
         if (!forwardDdl) return;
         String stmt = "TRUNCATE TABLE `" + schema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
-        DdlChange change = new DdlChange(schema, table, stmt, DdlChange.Kind.TRUNCATE, ts);
-        String topic = dispatcher.topic(schema, table);
-        emitPendingSchemaDdl(schema, topic, record, out);
-        ddlTo(topic, change, record, out);
+        for (DdlStatement s : DdlRules.forward(schema, stmt, false, ts)) send(s, record, out);
     }
 
     private void schemaChange(SourceRecord record, List<Outgoing> out) {
@@ -133,30 +131,57 @@ public final class ChangeCapture {
         String ddl = value.getString("ddl");
         String schema = value.getString("databaseName");
         if ((schema == null || schema.isEmpty()) && source != null) schema = source.getString("db");
-        String table = source == null || source.schema().field("table") == null ? null : source.getString("table");
+        // Debezium's source.table is not read: which tables a statement is about is DdlTables' decision
         long ts = commitTs.assign(null, RecordConverter.eventMillis(source));
         commitTs.completeCurrent();
-        Optional<DdlChange> forwarded = DdlRules.forward(schema, table, ddl, snapshot, ts);
+        List<DdlStatement> forwarded = DdlRules.forward(schema, ddl, snapshot, ts);
         if (forwarded.isEmpty() || !forwardDdl) {
             LOG.debug("Not forwarding {} DDL: {}", snapshot ? "snapshot" : "binlog", ddl);
             return;
         }
-        DdlChange change = forwarded.get();
+        for (DdlStatement s : forwarded) send(s, record, out);
+    }
+
+    /**
+     * Sends a statement where its tables' rows go: a copy to the topic of each captured table it touches (old and new
+     * names of a rename alike), on the partitions that hold that table's rows, naming that topic's table; a statement
+     * about a database to the database's topics.
+     */
+    private void send(DdlStatement statement, SourceRecord record, List<Outgoing> out) {
+        DdlChange change = statement.change();
         if (change.schema().isEmpty()) {
-            LOG.debug("Not forwarding DDL without a database: {}", ddl);
+            LOG.debug("Not forwarding DDL without a database: {}", change.query());
             return;
         }
-        if (!captured.includes(change.schema(), change.table())) {
-            LOG.debug("Not forwarding DDL of a table that is not captured: {}", ddl);
+        if (statement.databaseLevel()) {
+            if (!captured.includes(change.schema(), "")) {
+                LOG.debug("Not forwarding DDL of a database that is not captured: {}", change.query());
+            } else if (perTableTopics) {
+                schemaLevel(change, record, out);
+            } else {
+                String topic = dispatcher.topic(change.schema(), "");
+                emitPendingSchemaDdl(change.schema(), topic, record, out);
+                ddlTo(topic, change, dispatcher.ddlPartitions(change.schema(), ""), record, out);
+            }
             return;
         }
-        if (change.table().isEmpty() && perTableTopics) {
-            schemaLevel(change, record, out);
+        List<TableRef> tables = new ArrayList<>();
+        for (TableRef t : statement.tables()) {
+            if (captured.includes(t.schema(), t.table())) tables.add(t);
+        }
+        if (tables.isEmpty()) {
+            LOG.debug("Not forwarding DDL of a table that is not captured: {}", change.query());
             return;
         }
-        String topic = dispatcher.topic(change.schema(), change.table());
-        emitPendingSchemaDdl(change.schema(), topic, record, out);
-        ddlTo(topic, change, record, out);
+        if (tables.size() < statement.tables().size()) {
+            LOG.warn("DDL touches tables that are not captured: sent only to the topics of {} (not to those of {}), and "
+                    + "a downstream may lack the others: {}", tables, statement.tables().stream()
+                    .filter(t -> !tables.contains(t)).toList(), change.query());
+        }
+        for (Dispatcher.DdlRoute r : dispatcher.ddlRoutes(tables)) {
+            emitPendingSchemaDdl(r.table().schema(), r.topic(), record, out);
+            ddlTo(r.topic(), statement.on(r.table()), r.partitions(), record, out);
+        }
     }
 
     /**
@@ -172,7 +197,7 @@ public final class ChangeCapture {
             pending.add(change);
         }
         for (String topic : topicsBySchema.getOrDefault(change.schema(), Set.of())) {
-            ddlTo(topic, change, record, out);
+            ddlTo(topic, change, dispatcher.ddlPartitions(change.schema(), ""), record, out);
         }
     }
 
@@ -180,18 +205,17 @@ public final class ChangeCapture {
         Set<String> known = topicsBySchema.computeIfAbsent(schema, s -> new LinkedHashSet<>());
         if (known.add(topic)) {
             for (DdlChange d : pendingSchemaDdl.getOrDefault(schema, List.of())) {
-                ddlTo(topic, d, record, out);
+                ddlTo(topic, d, dispatcher.ddlPartitions(schema, ""), record, out);
             }
         }
     }
 
-    private void ddlTo(String topic, DdlChange change, SourceRecord origin, List<Outgoing> out) {
+    /** Copies of a statement on {@code partitions} of {@code topic}, or on each of its partitions (Open-protocol). */
+    private void ddlTo(String topic, DdlChange change, int[] partitions, SourceRecord origin, List<Outgoing> out) {
         if (ddlOnEveryPartition) {
             for (int p = 0; p < dispatcher.partitions(); p++) out.add(new Outgoing(topic, p, change, origin));
         } else {
-            for (int p : dispatcher.ddlPartitions(change.schema(), change.table(), change.kind())) {
-                out.add(new Outgoing(topic, p, change, origin));
-            }
+            for (int p : partitions) out.add(new Outgoing(topic, p, change, origin));
         }
     }
 

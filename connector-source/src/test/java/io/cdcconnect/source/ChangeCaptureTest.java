@@ -206,6 +206,130 @@ class ChangeCaptureTest {
                 out.stream().map(o -> describe(o.event())).collect(Collectors.toList()));
     }
 
+    /** "topic/partition table: query" for DDL, "topic/partition op key" for rows. */
+    private static List<String> placed(List<Outgoing> out) {
+        return out.stream().map(o -> o.topic() + "/" + o.partition() + " " + (o.event() instanceof DdlChange d
+                ? d.table() + ": " + d.query() : describe(o.event()))).collect(Collectors.toList());
+    }
+
+    private static ChangeCapture tableRule(Dispatcher d) {
+        return new ChangeCapture(d, true, false, "{prefix}.{schema}.{table}");
+    }
+
+    private static Dispatcher perTable(PartitionRule rule, int partitions) {
+        return new Dispatcher(new TopicNamer("{prefix}.{schema}.{table}", "p"), rule, List.of(), partitions);
+    }
+
+    /**
+     * gh-ost's cut-over, as Debezium hands it over (one record per table pair, each with the names of both pairs'
+     * new tables joined in source.table) and as one record with the whole statement: each pair reaches the topics of
+     * its old and its new table, on that table's partition, naming that table, ahead of the rows after it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void ghostsCutOverReachesTheTopicOfEveryTableItRenamesAndNoJoinedTopic(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table m = kv(dbz, "m");
+        String pair1 = "RENAME TABLE `m` TO `_m_del`";
+        String pair2 = "RENAME TABLE `_m_gho` TO `m`";
+        List<List<SourceRecord>> shapes = List.of(
+                List.of(dbz.ddl("shop", "_m_del,m", pair1, T0, false), dbz.ddl("shop", "_m_del,m", pair2, T0, false)),
+                List.of(dbz.ddl("shop", "_m_del,m", "RENAME TABLE `m` TO `_m_del`, `_m_gho` TO `m`", T0, false)));
+        for (List<SourceRecord> cutOver : shapes) {
+            Dispatcher d = perTable(PartitionRule.TABLE, 8);
+            List<SourceRecord> in = new ArrayList<>();
+            in.add(dbz.data(m, "c", null, m.row(1, "before"), T0, "tx1", false));
+            in.addAll(cutOver);
+            in.add(dbz.data(m, "c", null, m.row(2, "after"), T0, "tx2", false));
+            List<Outgoing> out = run(tableRule(d), in);
+
+            int pm = d.tablePartition("shop", "m");
+            int pDel = d.tablePartition("shop", "_m_del");
+            int pGho = d.tablePartition("shop", "_m_gho");
+            assertEquals(List.of(
+                    "p.shop.m/" + pm + " INSERT 1",
+                    "p.shop.m/" + pm + " m: " + pair1,
+                    "p.shop._m_del/" + pDel + " _m_del: " + pair1,
+                    "p.shop._m_gho/" + pGho + " _m_gho: " + pair2,
+                    "p.shop.m/" + pm + " m: " + pair2,
+                    "p.shop.m/" + pm + " INSERT 2"), placed(out), cutOver.size() + " record(s)");
+            assertTrue(out.stream().allMatch(o -> d.topic("shop", "m").equals(o.topic())
+                    || o.topic().equals("p.shop._m_del") || o.topic().equals("p.shop._m_gho")));
+            assertTrue(out.stream().filter(o -> o.event() instanceof DdlChange)
+                    .allMatch(o -> ((DdlChange) o.event()).kind() == DdlChange.Kind.RENAME));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void aRenameUnderASpreadingRuleGoesToEveryPartitionOfEachTopicAndEachCopySaysHowManyOnItsTopic(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        List<Outgoing> out = run(tableRule(perTable(PartitionRule.PK, 3)), List.of(
+                dbz.ddl("shop", "b", "ALTER TABLE a RENAME TO b", T0, false)));
+        assertEquals(List.of("p.shop.a/0 a: ALTER TABLE a RENAME TO b", "p.shop.a/1 a: ALTER TABLE a RENAME TO b",
+                "p.shop.a/2 a: ALTER TABLE a RENAME TO b", "p.shop.b/0 b: ALTER TABLE a RENAME TO b",
+                "p.shop.b/1 b: ALTER TABLE a RENAME TO b", "p.shop.b/2 b: ALTER TABLE a RENAME TO b"), placed(out));
+        try (io.cdcconnect.source.emit.GroupEncoder enc = new io.cdcconnect.source.emit.GroupEncoder(1, 1 << 20, 7,
+                () -> io.cdcconnect.codec.EventEncoders.create(io.cdcconnect.codec.EventEncoders.CANAL_JSON,
+                        java.util.Map.of()), false, false, true)) {
+            List<SourceRecord> records = CdcSourceTask.toRecords(out, enc.encode(out));
+            assertEquals(6, records.size());
+            for (SourceRecord r : records) {
+                assertEquals("3", r.headers().lastWithName(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS).value(),
+                        "copies on " + r.topic() + ", not on every topic together");
+            }
+        }
+    }
+
+    /**
+     * Debezium names no table for a CREATE INDEX or DROP INDEX (and names a multi-table DROP's tables joined): each
+     * goes to its own table's topic only, not to every topic of the database.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void indexDropAndCreateLikeStatementsGoToTheirOwnTablesTopicsOnly(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table a = kv(dbz, "a");
+        DebeziumRecords.Table b = kv(dbz, "b");
+        Dispatcher d = perTable(PartitionRule.TABLE, 1);
+        List<Outgoing> out = run(tableRule(d), List.of(
+                dbz.data(a, "c", null, a.row(1, "x"), T0, "tx1", false),
+                dbz.data(b, "c", null, b.row(1, "x"), T0, "tx2", false),
+                dbz.ddl("shop", null, "CREATE INDEX i ON a (v)", T0, false),
+                dbz.ddl("shop", null, "DROP INDEX i ON `b`", T0, false),
+                dbz.ddl("shop", "c", "CREATE TABLE c LIKE a", T0, false),
+                dbz.ddl("shop", "a", "TRUNCATE TABLE a", T0, false),
+                dbz.ddl("shop", "a,b", "DROP TABLE a, `b`", T0, false)));
+        assertEquals(List.of(
+                "p.shop.a/0 INSERT 1",
+                "p.shop.b/0 INSERT 1",
+                "p.shop.a/0 a: CREATE INDEX i ON a (v)",
+                "p.shop.b/0 b: DROP INDEX i ON `b`",
+                "p.shop.c/0 c: CREATE TABLE c LIKE a",
+                "p.shop.a/0 a: TRUNCATE TABLE a",
+                "p.shop.a/0 a: DROP TABLE a",
+                "p.shop.b/0 b: DROP TABLE `b`"), placed(out));
+        assertEquals(List.of(DdlChange.Kind.CINDEX, DdlChange.Kind.DINDEX, DdlChange.Kind.CREATE,
+                DdlChange.Kind.TRUNCATE, DdlChange.Kind.ERASE, DdlChange.Kind.ERASE), out.subList(2, out.size())
+                .stream().map(o -> ((DdlChange) o.event()).kind()).toList());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void aRenameToATableThatIsNotCapturedReachesOnlyTheCapturedTablesTopic(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        java.util.Map<String, String> props = new java.util.HashMap<>(CdcSourceConfigTest.minimal());
+        props.put("table.include.list", "shop\\.m");
+        CapturedTables captured = CapturedTables.of(
+                DebeziumSettings.forDebezium(props, SourceFlavor.parse(flavor)), SourceFlavor.parse(flavor));
+        List<Outgoing> out = run(new ChangeCapture(perTable(PartitionRule.TABLE, 1), true, false,
+                "{prefix}.{schema}.{table}", captured, io.cdcconnect.source.convert.KeyCatalog.NONE), List.of(
+                dbz.ddl("shop", "_m_del,m", "RENAME TABLE m TO _m_del, _m_gho TO m", T0, false),
+                dbz.ddl("shop", "x,y", "RENAME TABLE x TO y", T0, false)));
+        assertEquals(List.of("p.shop.m/0 m: RENAME TABLE m TO _m_del", "p.shop.m/0 m: RENAME TABLE _m_gho TO m"),
+                placed(out));
+    }
+
     private static String describe(ChangeEvent e) {
         if (e instanceof RowChange r) return r.op() + " " + r.current()[0];
         if (e instanceof DdlChange d) return d.query();

@@ -2,6 +2,11 @@ package io.cdcconnect.source.ddl;
 
 import io.cdcconnect.codec.model.DdlChange;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -23,8 +28,11 @@ import java.util.regex.Pattern;
  *   <li>Anything else is not forwarded: triggers, routines and events (run downstream they would act a second time
  *       on rows the binlog already carries), users and roles, {@code GRANT}, {@code FLUSH}, {@code ANALYZE}.</li>
  * </ul>
+ * Which tables a forwarded statement is about, and how a statement about several tables is cut, {@link DdlTables}
+ * decides.
  */
 public final class DdlRules {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlRules.class);
 
     private static final Pattern LEADING_COMMENTS = Pattern.compile("^(\\s+|/\\*.*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n)+",
             Pattern.DOTALL);
@@ -43,35 +51,35 @@ public final class DdlRules {
     }
 
     /**
-     * The change to forward for one statement, or empty when it must not be forwarded.
+     * What to forward for one statement: nothing when it must not be forwarded, else the statements to send with the
+     * tables each touches ({@link DdlTables}: one, or one per table pair of a multi-table RENAME and one per table of a
+     * multi-table DROP TABLE).
      *
      * @param schema   database the statement ran in (Debezium's databaseName)
-     * @param table    table it concerns, or empty
      * @param ddl      statement text
      * @param snapshot whether Debezium emitted it while taking its snapshot
      * @param commitTs the statement's commit ts
      */
-    public static Optional<DdlChange> forward(String schema, String table, String ddl, boolean snapshot, long commitTs) {
+    public static List<DdlStatement> forward(String schema, String ddl, boolean snapshot, long commitTs) {
         String stmt = stripLeadingComments(ddl).trim();
         if (stmt.endsWith(";")) stmt = stmt.substring(0, stmt.length() - 1).trim();
+        return forwarded(stmt, snapshot).map(s -> statements(schema, s, commitTs)).orElse(List.of());
+    }
+
+    /** The text to forward for a statement, or empty when it must not be forwarded. */
+    private static Optional<String> forwarded(String stmt, boolean snapshot) {
         if (stmt.isEmpty()) return Optional.empty();
         String[] words = firstWords(stmt, 16);
         String first = words[0];
         if (snapshot) {
             if (!"CREATE".equals(first)) return Optional.empty();
             Matcher t = CREATE_TABLE.matcher(stmt);
-            if (t.find()) {
-                String rewritten = stmt.substring(0, t.end()) + "IF NOT EXISTS " + stmt.substring(t.end());
-                return Optional.of(new DdlChange(schema, table, rewritten, DdlChange.Kind.CREATE, commitTs));
-            }
+            if (t.find()) return Optional.of(stmt.substring(0, t.end()) + "IF NOT EXISTS " + stmt.substring(t.end()));
             Matcher d = CREATE_DATABASE.matcher(stmt);
-            if (d.find()) {
-                String rewritten = stmt.substring(0, d.end()) + "IF NOT EXISTS " + stmt.substring(d.end());
-                return Optional.of(new DdlChange(schema, "", rewritten, DdlChange.Kind.QUERY, commitTs));
-            }
+            if (d.find()) return Optional.of(stmt.substring(0, d.end()) + "IF NOT EXISTS " + stmt.substring(d.end()));
+            // Already "IF NOT EXISTS".
             if (words[1].equals("TABLE") || words[1].equals("DATABASE") || words[1].equals("SCHEMA")) {
-                // Already "IF NOT EXISTS".
-                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+                return Optional.of(stmt);
             }
             return Optional.empty();
         }
@@ -79,16 +87,42 @@ public final class DdlRules {
             case "CREATE": case "ALTER": case "DROP":
                 // Tables, indexes, views and databases only: a trigger, routine or event run downstream would act a
                 // second time on rows the binlog already carries, and users/roles are the target's own business.
-                if (!SCHEMA_OBJECTS.contains(objectWord(words))) return Optional.empty();
-                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+                return SCHEMA_OBJECTS.contains(objectWord(words)) ? Optional.of(stmt) : Optional.empty();
             case "RENAME":
-                if (!objectWord(words).equals("TABLE")) return Optional.empty();
-                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+                return objectWord(words).equals("TABLE") ? Optional.of(stmt) : Optional.empty();
             case "TRUNCATE":
-                return Optional.of(new DdlChange(schema, table, stmt, kind(words, stmt), commitTs));
+                return Optional.of(stmt);
             default:
                 return Optional.empty();
         }
+    }
+
+    /** The statements to send for a forwarded one, with their tables. */
+    private static List<DdlStatement> statements(String schema, String stmt, long commitTs) {
+        Optional<List<DdlTables.Part>> parts = DdlTables.of(schema, stmt);
+        if (parts.isEmpty()) {
+            LOG.warn("Cannot read which table this DDL is about: sending it as a statement about database '{}' (to "
+                    + "every topic of that database written so far): {}", schema, stmt);
+            return List.of(new DdlStatement(new DdlChange(schema, "", stmt, kind(stmt), commitTs), List.of()));
+        }
+        List<DdlStatement> out = new ArrayList<>(parts.get().size());
+        for (DdlTables.Part p : parts.get()) {
+            // Debezium reports no database for a statement run outside one (no USE) whose tables the parser does not
+            // follow (CREATE INDEX): a statement whose names are all qualified then runs in its first table's
+            String runIn = schema == null || schema.isEmpty() ? qualifiedIn(p.tables()) : schema;
+            DdlChange change = new DdlChange(runIn, DdlStatement.tableIn(runIn, p.tables()), p.query(),
+                    kind(p.query()), commitTs);
+            out.add(new DdlStatement(change, p.tables()));
+        }
+        return out;
+    }
+
+    /** The database of the first table when every table is named with its database, else "". */
+    private static String qualifiedIn(List<TableRef> tables) {
+        for (TableRef t : tables) {
+            if (t.schema().isEmpty()) return "";
+        }
+        return tables.isEmpty() ? "" : tables.get(0).schema();
     }
 
     /** Canal-JSON's event type for a statement, as TiCDC maps TiDB's DDL actions. */

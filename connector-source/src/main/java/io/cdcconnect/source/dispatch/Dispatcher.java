@@ -1,18 +1,21 @@
 package io.cdcconnect.source.dispatch;
 
 import io.cdcconnect.codec.model.ColumnInfo;
-import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.source.ddl.TableRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Chooses topic and partition for each row, as TiCDC's event router does: the first {@link DispatchRule} whose matcher
@@ -218,16 +221,42 @@ public final class Dispatcher {
     }
 
     /**
-     * The partitions a DDL statement goes to when it travels with the rows it affects (Canal-JSON): under the 'table'
-     * rule, the one partition that holds every row of its table, so that the partition's order puts the statement
-     * between the rows before and after it and one consumer of that partition runs it; every partition when the
-     * table's rows are spread (other rules), when it names no table (database-level statements) or when it renames
-     * (the rows of the new name live elsewhere). A consumer then waits for its copy from each partition.
+     * Where the copies of a DDL statement go: for each topic (in the order the statement names its tables), the
+     * partitions that hold the rows of the statement's tables on that topic ({@link #ddlPartitions}), and the first of
+     * those tables, which that topic's copy names. A statement about a renamed table so reaches the rows of its old
+     * name and those of its new one; two tables on one topic make one copy per partition, not two.
+     *
+     * @param tables the tables the statement touches; not empty
      */
-    public int[] ddlPartitions(String schema, String table, DdlChange.Kind kind) {
+    public List<DdlRoute> ddlRoutes(List<TableRef> tables) {
+        Map<String, TableRef> named = new LinkedHashMap<>();
+        Map<String, TreeSet<Integer>> onTopic = new HashMap<>();
+        for (TableRef t : tables) {
+            String topic = topic(t.schema(), t.table());
+            named.putIfAbsent(topic, t);
+            TreeSet<Integer> parts = onTopic.computeIfAbsent(topic, k -> new TreeSet<>());
+            for (int p : ddlPartitions(t.schema(), t.table())) parts.add(p);
+        }
+        List<DdlRoute> out = new ArrayList<>(named.size());
+        named.forEach((topic, t) -> out.add(new DdlRoute(topic, t,
+                onTopic.get(topic).stream().mapToInt(Integer::intValue).toArray())));
+        return out;
+    }
+
+    /** The copies of a DDL statement on one topic: its partitions, and the table the copy names. */
+    public record DdlRoute(String topic, TableRef table, int[] partitions) {
+    }
+
+    /**
+     * The partitions that hold the rows of a table, where a DDL statement about it goes when it travels with the rows
+     * it affects (Canal-JSON): under the 'table' rule, the one partition that holds every row of the table, so that the
+     * partition's order puts the statement between the rows before and after it and one consumer of that partition runs
+     * it; every partition when the table's rows are spread (other rules) or when no table is named (database-level
+     * statements). A consumer then waits for its copy from each partition.
+     */
+    public int[] ddlPartitions(String schema, String table) {
         if (partitions == 1) return new int[] {0};
-        if (table != null && !table.isEmpty() && kind != DdlChange.Kind.RENAME
-                && target(schema, table).rule == PartitionRule.TABLE) {
+        if (table != null && !table.isEmpty() && target(schema, table).rule == PartitionRule.TABLE) {
             return new int[] {tablePartition(schema, table)};
         }
         int[] all = new int[partitions];

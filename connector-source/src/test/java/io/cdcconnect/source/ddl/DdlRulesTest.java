@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DdlRulesTest {
 
     private static Optional<DdlChange> snap(String ddl) {
-        return DdlRules.forward("db", "t", ddl, true, 1L);
+        return DdlRules.forward("db", ddl, true, 1L).stream().findFirst().map(DdlStatement::change);
     }
 
     private static Optional<DdlChange> stream(String ddl) {
-        return DdlRules.forward("db", "t", ddl, false, 1L);
+        return DdlRules.forward("db", ddl, false, 1L).stream().findFirst().map(DdlStatement::change);
     }
 
     @Test
@@ -87,5 +87,35 @@ class DdlRulesTest {
         assertEquals(DdlChange.Kind.ERASE, DdlRules.kind("DROP TABLE IF EXISTS t"));
         assertEquals(DdlChange.Kind.TRUNCATE, DdlRules.kind("TRUNCATE TABLE t"));
         assertEquals(DdlChange.Kind.QUERY, DdlRules.kind("ALTER DATABASE d CHARACTER SET utf8mb4"));
+    }
+
+    @Test
+    void aForwardedStatementNamesItsTablesAndAMultiTableRenameIsForwardedPairByPair() {
+        java.util.List<DdlStatement> cut = DdlRules.forward("db", "/* gh-ost */ RENAME TABLE `t` TO `_t_del`, "
+                + "`_t_gho` TO `t`;", false, 7L);
+        assertEquals(2, cut.size());
+        assertEquals("RENAME TABLE `t` TO `_t_del`", cut.get(0).change().query());
+        assertEquals(java.util.List.of(new TableRef("db", "t"), new TableRef("db", "_t_del")), cut.get(0).tables());
+        assertEquals("RENAME TABLE `_t_gho` TO `t`", cut.get(1).change().query());
+        assertEquals("_t_gho", cut.get(1).change().table());
+        assertEquals("t", cut.get(1).on(new TableRef("db", "t")).table(), "the copy on t's topic names t");
+        assertEquals("", cut.get(1).on(new TableRef("other", "t")).table(), "another database's table: none");
+        for (DdlStatement s : cut) {
+            assertEquals(DdlChange.Kind.RENAME, s.change().kind());
+            assertEquals(7L, s.change().commitTs());
+            assertEquals("db", s.change().schema());
+        }
+        DdlStatement index = DdlRules.forward("db", "CREATE INDEX i ON t (a)", false, 1L).get(0);
+        assertEquals("t", index.change().table());
+        assertEquals(DdlChange.Kind.CINDEX, index.change().kind());
+        DdlChange outsideADatabase = DdlRules.forward("", "CREATE INDEX i ON s.t (a)", false, 1L).get(0).change();
+        assertEquals("s", outsideADatabase.schema(), "run outside a database: the qualified table's");
+        assertEquals("t", outsideADatabase.table());
+        assertEquals("", DdlRules.forward("", "CREATE INDEX i ON t (a)", false, 1L).get(0).change().schema());
+        DdlStatement snapshotCreate = DdlRules.forward("db", "CREATE TABLE `t` (a int)", true, 1L).get(0);
+        assertEquals(java.util.List.of(new TableRef("db", "t")), snapshotCreate.tables());
+        assertTrue(DdlRules.forward("db", "CREATE DATABASE d2", false, 1L).get(0).databaseLevel());
+        DdlStatement unreadable = DdlRules.forward("db", "CREATE INDEX i", false, 1L).get(0);
+        assertTrue(unreadable.databaseLevel(), "a table that cannot be read: sent as database-level, with a warning");
     }
 }

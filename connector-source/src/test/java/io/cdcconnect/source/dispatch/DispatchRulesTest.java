@@ -2,7 +2,7 @@ package io.cdcconnect.source.dispatch;
 
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
-import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.source.ddl.TableRef;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
@@ -89,10 +89,17 @@ class DispatchRulesTest {
             assertEquals(users, d.route(RowChange.insert(USERS, new Object[] {id, "e"}, 9L)).get(0).partition(),
                     "crm.users follows partition.rule=table");
         }
-        assertArrayEquals(new int[] {users}, d.ddlPartitions("crm", "users", DdlChange.Kind.ALTER),
+        assertArrayEquals(new int[] {users}, d.ddlPartitions("crm", "users"),
                 "DDL of a 'table' table: its partition");
-        assertEquals(8, d.ddlPartitions("shop", "orders", DdlChange.Kind.ALTER).length,
+        assertEquals(8, d.ddlPartitions("shop", "orders").length,
                 "DDL of an index-value table: every partition");
+        // a rename across rules: each table's topic, on the partitions of that table's rule
+        List<Dispatcher.DdlRoute> routes = d.ddlRoutes(List.of(new TableRef("crm", "users"),
+                new TableRef("shop", "orders")));
+        assertEquals(List.of("cdc.crm.users", "cdc_shop"), routes.stream().map(Dispatcher.DdlRoute::topic).toList());
+        assertArrayEquals(new int[] {users}, routes.get(0).partitions());
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, routes.get(1).partitions());
+        assertEquals(new TableRef("shop", "orders"), routes.get(1).table());
         assertTrue(d.topicsPerTable());
         assertFalse(new Dispatcher(new TopicNamer("all", "p"), PartitionRule.TABLE, List.of(), 1,
                 DispatchRule.parseAll("[{\"matcher\": [\"*.*\"], \"topic\": \"{schema}\"}]"), false).topicsPerTable());

@@ -2,10 +2,10 @@ package io.cdcconnect.source.dispatch;
 
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
-import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
+import io.cdcconnect.source.ddl.TableRef;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -49,16 +49,48 @@ class DispatcherTest {
     void aTablesDdlGoesWhereItsRowsGo() {
         Dispatcher table = dispatcher(PartitionRule.TABLE, 4);
         int rows = table.route(insert(ORDERS, 1L, "c", null)).get(0).partition();
-        assertArrayEquals(new int[] {rows}, table.ddlPartitions("shop", "orders", DdlChange.Kind.ALTER));
-        assertArrayEquals(new int[] {rows}, table.ddlPartitions("shop", "orders", DdlChange.Kind.TRUNCATE));
-        assertArrayEquals(new int[] {0, 1, 2, 3}, table.ddlPartitions("shop", "orders", DdlChange.Kind.RENAME),
-                "the renamed table's rows go elsewhere");
-        assertArrayEquals(new int[] {0, 1, 2, 3}, table.ddlPartitions("shop", "", DdlChange.Kind.CREATE),
+        assertArrayEquals(new int[] {rows}, table.ddlPartitions("shop", "orders"));
+        assertArrayEquals(new int[] {0, 1, 2, 3}, table.ddlPartitions("shop", ""),
                 "a database-level statement concerns every table");
-        assertArrayEquals(new int[] {0, 1, 2, 3},
-                dispatcher(PartitionRule.PK, 4).ddlPartitions("shop", "orders", DdlChange.Kind.ALTER),
+        assertArrayEquals(new int[] {0, 1, 2, 3}, dispatcher(PartitionRule.PK, 4).ddlPartitions("shop", "orders"),
                 "a rule that spreads a table's rows spreads its DDL too");
-        assertArrayEquals(new int[] {0}, dispatcher(PartitionRule.TS, 1).ddlPartitions("shop", "", DdlChange.Kind.ERASE));
+        assertArrayEquals(new int[] {0}, dispatcher(PartitionRule.TS, 1).ddlPartitions("shop", ""));
+    }
+
+    @Test
+    void aRenameReachesTheRowsOfTheOldAndTheNewNameEachOnItsOwnTopic() {
+        Dispatcher table = dispatcher(PartitionRule.TABLE, 8);
+        TableRef old = new TableRef("shop", "orders");
+        TableRef renamed = new TableRef("shop", "_orders_del");
+        List<Dispatcher.DdlRoute> routes = table.ddlRoutes(List.of(old, renamed));
+        assertEquals(List.of("cdc.shop.orders", "cdc.shop._orders_del"),
+                routes.stream().map(Dispatcher.DdlRoute::topic).toList(), "no topic named from joined names");
+        assertEquals(List.of(old, renamed), routes.stream().map(Dispatcher.DdlRoute::table).toList());
+        assertArrayEquals(new int[] {table.tablePartition("shop", "orders")}, routes.get(0).partitions());
+        assertArrayEquals(new int[] {table.tablePartition("shop", "_orders_del")}, routes.get(1).partitions(),
+                "the new name's rows: its own partition under 'table'");
+        List<Dispatcher.DdlRoute> spread = dispatcher(PartitionRule.PK, 3).ddlRoutes(List.of(old, renamed));
+        assertEquals(2, spread.size());
+        for (Dispatcher.DdlRoute r : spread) assertArrayEquals(new int[] {0, 1, 2}, r.partitions());
+    }
+
+    @Test
+    void tablesSharingATopicGetOneCopyOnEachPartitionThatHoldsTheirRows() {
+        // find two tables whose rows land on different partitions under 'table', so the union shows
+        Dispatcher shared = new Dispatcher(new TopicNamer("{prefix}.{schema}", "cdc"), PartitionRule.TABLE, List.of(),
+                8);
+        String other = null;
+        for (int i = 0; other == null; i++) {
+            if (shared.tablePartition("shop", "t" + i) != shared.tablePartition("shop", "orders")) other = "t" + i;
+        }
+        List<Dispatcher.DdlRoute> routes = shared.ddlRoutes(List.of(new TableRef("shop", other),
+                new TableRef("shop", "orders")));
+        assertEquals(1, routes.size(), "one topic, one set of copies");
+        assertEquals("cdc.shop", routes.get(0).topic());
+        assertEquals(new TableRef("shop", other), routes.get(0).table(), "the first table named");
+        int[] expected = java.util.stream.IntStream.of(shared.tablePartition("shop", other),
+                shared.tablePartition("shop", "orders")).sorted().toArray();
+        assertArrayEquals(expected, routes.get(0).partitions());
     }
 
     @Test

@@ -256,6 +256,117 @@ class MariaDbCaptureTest {
         return -1;
     }
 
+    /** A DDL record as it reached Kafka: topic, partition, its copy count header, and the statement. */
+    private record DdlCopy(String topic, int partition, String copies, DdlChange ddl) {
+    }
+
+    /**
+     * gh-ost's cut-over and a standalone CREATE INDEX on a real binlog: each RENAME pair reaches the topics of its old
+     * and new table (never a topic named from joined names), on that table's partition, naming that table, ahead of
+     * the rows written after it; a standalone CREATE INDEX and DROP INDEX reach their own table's topic once.
+     */
+    @Test
+    void ghostCutOverAndStandaloneIndexStatementsReachExactlyTheTopicsOfTheirTables() throws Exception {
+        String d = "cap_ddlroute";
+        db.execute("DROP DATABASE IF EXISTS " + d, "CREATE DATABASE " + d,
+                "CREATE TABLE " + d + ".memberships (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + d + ".other (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO " + d + ".memberships VALUES (1, 1)", "INSERT INTO " + d + ".other VALUES (1, 1)");
+        Map<String, String> cfg = config(d, "gh");
+        cfg.put("topic.partitions", "4");
+        io.cdcconnect.source.dispatch.Dispatcher rows = new io.cdcconnect.source.dispatch.Dispatcher(
+                new io.cdcconnect.source.dispatch.TopicNamer("{prefix}.{schema}.{table}", "gh"),
+                io.cdcconnect.source.dispatch.PartitionRule.TABLE, List.of(), 4);
+        // Debezium hands the cut-over over as one statement per pair, each with the statement's names as written
+        String del = "RENAME TABLE `" + d + "`.`memberships` TO `" + d + "`.`_memberships_del`";
+        String gho = "RENAME TABLE `" + d + "`.`_memberships_gho` TO `" + d + "`.`memberships`";
+        try (TaskDriver task = new TaskDriver(new InMemorySourceTaskContext(cfg)).start()) {
+            task.pollUntil(r -> rows(task.decoded()).size() >= 2, 60_000);
+            db.execute("CREATE TABLE " + d + "._memberships_gho LIKE " + d + ".memberships",
+                    "ALTER TABLE " + d + "._memberships_gho ADD COLUMN w INT",
+                    "INSERT INTO " + d + "._memberships_gho (id, v, w) VALUES (1, 1, 0)",
+                    "INSERT INTO " + d + ".memberships VALUES (2, 2)",
+                    "INSERT INTO " + d + "._memberships_gho (id, v, w) VALUES (2, 2, 0)",
+                    "RENAME TABLE `" + d + "`.`memberships` TO `" + d + "`.`_memberships_del`, `" + d
+                            + "`.`_memberships_gho` TO `" + d + "`.`memberships`",
+                    "INSERT INTO " + d + ".memberships (id, v, w) VALUES (100, 100, 100)");
+            // as users run it (in the database, names unqualified), and qualified outside any database
+            db.execute("USE " + d, "CREATE INDEX idx_v ON other (v)");
+            db.execute("DROP INDEX idx_v ON " + d + ".other", "INSERT INTO " + d + ".other VALUES (100, 100)");
+            task.pollUntil(r -> rows(task.decoded()).stream().filter(x -> (Long) col(x, "id") == 100L).count() >= 2,
+                    60_000);
+            io.cdcconnect.codec.canal.CanalJsonDecoder decoder = new io.cdcconnect.codec.canal.CanalJsonDecoder();
+            // every record in Kafka order, per topic partition
+            Map<String, List<Object>> byPartition = new java.util.LinkedHashMap<>();
+            List<DdlCopy> ddl = new ArrayList<>();
+            for (SourceRecord r : task.records()) {
+                ChangeEvent e = decoder.decode((byte[]) r.value()).get(0);
+                byPartition.computeIfAbsent(r.topic() + "/" + r.kafkaPartition(), k -> new ArrayList<>()).add(e);
+                if (e instanceof DdlChange x && x.query().matches("(?s)(RENAME|CREATE INDEX|DROP INDEX) .*")) {
+                    var h = r.headers().lastWithName(io.cdcconnect.codec.KafkaHeaders.DDL_PARTITIONS);
+                    ddl.add(new DdlCopy(r.topic(), r.kafkaPartition(), h == null ? null : (String) h.value(), x));
+                }
+            }
+            assertEquals(java.util.Set.of("gh." + d + ".memberships", "gh." + d + ".other",
+                    "gh." + d + "._memberships_gho", "gh." + d + "._memberships_del"),
+                    task.records().stream().map(SourceRecord::topic).collect(Collectors.toSet()),
+                    "no topic named from joined table names");
+
+            String members = "gh." + d + ".memberships";
+            int pm = rows.tablePartition(d, "memberships");
+            // (records of different partitions may interleave in any order: each partition's order is checked below)
+            assertEquals(6, ddl.size(), "each copy once: " + ddl);
+            assertEquals(java.util.Set.of(
+                    new DdlCopy(members, pm, "1", renamed(ddl, del, "memberships")),
+                    new DdlCopy("gh." + d + "._memberships_del", rows.tablePartition(d, "_memberships_del"), "1",
+                            renamed(ddl, del, "_memberships_del")),
+                    new DdlCopy("gh." + d + "._memberships_gho", rows.tablePartition(d, "_memberships_gho"), "1",
+                            renamed(ddl, gho, "_memberships_gho")),
+                    new DdlCopy(members, pm, "1", renamed(ddl, gho, "memberships")),
+                    new DdlCopy("gh." + d + ".other", rows.tablePartition(d, "other"), "1",
+                            indexCopy(ddl, DdlChange.Kind.CINDEX)),
+                    new DdlCopy("gh." + d + ".other", rows.tablePartition(d, "other"), "1",
+                            indexCopy(ddl, DdlChange.Kind.DINDEX))), new java.util.HashSet<>(ddl));
+            DdlChange create = indexCopy(ddl, DdlChange.Kind.CINDEX);
+            assertEquals(List.of(d, "other", "CREATE INDEX idx_v ON other (v)"),
+                    List.of(create.schema(), create.table(), create.query()));
+            DdlChange drop = indexCopy(ddl, DdlChange.Kind.DINDEX);
+            assertEquals(List.of(d, "other"), List.of(drop.schema(), drop.table()));
+
+            // on the memberships partition: row 2 of the old table, both renames, then the new table's row 100
+            List<String> onMembers = byPartition.get(members + "/" + pm).stream()
+                    .filter(e -> !(e instanceof DdlChange x) || x.kind() == DdlChange.Kind.RENAME)
+                    .map(e -> e instanceof DdlChange x ? x.query() : "row " + col((RowChange) e, "id"))
+                    .collect(Collectors.toList());
+            assertEquals(List.of("row 1", "row 2", del, gho, "row 100"), onMembers);
+            List<String> onGhost = byPartition.get("gh." + d + "._memberships_gho/"
+                    + rows.tablePartition(d, "_memberships_gho")).stream()
+                    .filter(e -> e instanceof RowChange || ((DdlChange) e).kind() == DdlChange.Kind.RENAME)
+                    .map(e -> e instanceof DdlChange x ? x.query() : "row " + col((RowChange) e, "id"))
+                    .collect(Collectors.toList());
+            assertEquals(List.of("row 1", "row 2", gho), onGhost, "the ghost's rows, then its rename");
+            List<String> onOther = byPartition.get("gh." + d + ".other/" + rows.tablePartition(d, "other")).stream()
+                    .filter(e -> e instanceof RowChange || ((DdlChange) e).query().contains(" INDEX "))
+                    .map(e -> e instanceof DdlChange x ? x.kind().name() : "row " + col((RowChange) e, "id"))
+                    .collect(Collectors.toList());
+            assertEquals(List.of("row 1", "CINDEX", "DINDEX", "row 100"), onOther);
+        } finally {
+            db.execute("DROP DATABASE IF EXISTS " + d);
+        }
+    }
+
+    private static DdlChange indexCopy(List<DdlCopy> copies, DdlChange.Kind kind) {
+        return copies.stream().map(DdlCopy::ddl).filter(x -> x.kind() == kind).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " in " + copies));
+    }
+
+    /** The decoded copy of {@code query} that names {@code table} (a failure names what arrived instead). */
+    private static DdlChange renamed(List<DdlCopy> copies, String query, String table) {
+        return copies.stream().map(DdlCopy::ddl).filter(x -> x.query().equals(query) && x.table().equals(table))
+                .findFirst().orElseThrow(() -> new AssertionError("no copy of " + query + " naming " + table + " in "
+                        + copies));
+    }
+
     @Test
     void restartResumesFromStoredOffsetWithNothingLostAndNoSecondSnapshot() throws Exception {
         String d = "cap_resume";

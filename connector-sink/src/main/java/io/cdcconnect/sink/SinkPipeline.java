@@ -243,6 +243,14 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     private final ControlStore control;
+    /**
+     * Statements run before this {@code put()}. Once one ran in it, no further record is dispatched until the next:
+     * a statement may run longer than the consumer's {@code max.poll.interval.ms}, and a consumer that left the group
+     * meanwhile lost its partitions. Connect tells the task so ({@code close}) before its next {@code put()}, so the
+     * records held behind the statement go only to a task that still holds their partitions; a new owner waits for
+     * the statement's run lock, and applies them itself (docs/ordering.md, "a statement that runs for long").
+     */
+    private long runsBeforePut;
     /** Partitions whose records skipped for the DDL checkpoint were reported since they were assigned. */
     private final Set<SourcePartition> checkpointSkipWarned = new java.util.HashSet<>();
 
@@ -309,6 +317,7 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Starts one {@code put()}: from now on it may wait up to {@code buffer.max.wait.ms} for buffer room. */
     public void beginBatch() {
+        runsBeforePut = ddl.statementsRun();
         checkpoints.beginPut();
         fingerprints.applied(tracker.appliedOffsets());
         buffer.beginBatch();
@@ -330,6 +339,7 @@ public final class SinkPipeline implements AutoCloseable {
     private void processWaiting() {
         while (true) {
             checkFailure();
+            if (ddl.statementsRun() != runsBeforePut) return; // fenced until the next put()
             PendingRecord r = gates.next();
             if (r == null) return;
             process(r.partition(), r.offset(), r.events(), r.bytes(), r.ddlCopies());
@@ -423,7 +433,9 @@ public final class SinkPipeline implements AutoCloseable {
         gates.addWaitingTo(busy);
         assembler.closeIdle(busy);
         checkFailure();
-        return recheck || gates.waitingForRoom();
+        // records fenced behind a statement that ran in this put(): come back soon for them
+        boolean fenced = ddl.statementsRun() != runsBeforePut && !busy.isEmpty();
+        return recheck || fenced || gates.waitingForRoom();
     }
 
     /** Highest offset per partition through which every record is committed downstream. */

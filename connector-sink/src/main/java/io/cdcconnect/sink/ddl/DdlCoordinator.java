@@ -432,11 +432,32 @@ public final class DdlCoordinator {
         closeLockSession();
     }
 
+    /**
+     * Releases what the session still holds and gives it back. A pooled connection outlives its {@code close()}, and
+     * its server session with it: a lock it still held would stay taken; one that cannot be released is evicted from
+     * the pool, which ends its session.
+     */
     private void closeLockSession() {
+        if (lockSession == null) {
+            locks.clear();
+            return;
+        }
+        boolean released = true;
+        for (String name : locks) {
+            try (Statement st = lockSession.createStatement(); ResultSet rs = st.executeQuery(sql.releaseRunLock(name))) {
+                rs.next();
+            } catch (SQLException e) {
+                released = false;
+                break;
+            }
+        }
         locks.clear();
-        if (lockSession == null) return;
         try {
-            lockSession.close();
+            if (!released && dataSource.isWrapperFor(com.zaxxer.hikari.HikariDataSource.class)) {
+                dataSource.unwrap(com.zaxxer.hikari.HikariDataSource.class).evictConnection(lockSession);
+            } else {
+                lockSession.close();
+            }
         } catch (SQLException e) {
             LOG.debug("Closing the DDL run-lock session: {}", e.getMessage());
         }

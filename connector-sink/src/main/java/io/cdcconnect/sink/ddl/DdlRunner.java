@@ -24,6 +24,8 @@ final class DdlRunner {
     private final DdlExecutor executor;
     private final ControlStore checkpoint;
     private final ReplayRules replays;
+    /** Statements this task ran (or tried to), since it started. */
+    private long runs;
 
     DdlRunner(CdcSinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
               DdlExecutor executor, ControlStore checkpoint, ReplayRules replays) {
@@ -71,6 +73,7 @@ final class DdlRunner {
             // every record before it is committed downstream: durable before the statement runs, so that a failure
             // between the statement and the checkpoint below never re-applies rows of the old shape after it
             checkpointApplied();
+            if (run) runs++;
             if (run && runOrReport(ddl, targetSchema, partition, offset)) {
                 metrics.ddlApplied();
             }
@@ -131,6 +134,11 @@ final class DdlRunner {
                     + partition.where(offset) + ": " + e.getMessage(), e);
             return false;
         }
+    }
+
+    /** How many statements this task ran (or tried to) since it started. */
+    long runs() {
+        return runs;
     }
 
     /** Records durably how far every partition is committed downstream now (before a statement runs or is agreed). */

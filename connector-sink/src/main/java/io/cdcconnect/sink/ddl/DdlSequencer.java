@@ -91,6 +91,14 @@ public final class DdlSequencer {
         if (!barrier.isAssigned(p)) barrier.assign(p);
     }
 
+    /**
+     * How many statements this task ran (or tried to) since it started: the pipeline dispatches no record after one in
+     * the same {@code put()} (its consumer may have left the group while the statement ran).
+     */
+    public long statementsRun() {
+        return runner.runs();
+    }
+
     /** Whether a statement waits on any topic. */
     public boolean waiting() {
         return !barrier.pendingTopics().isEmpty();

@@ -46,7 +46,8 @@ class ClaimStateTest {
     @BeforeAll
     static void setUp() throws Exception {
         db = SinkTarget.database("claims");
-        ds = DataSources.create(new MariaDbDialect(), SinkTarget.url(), SinkTarget.user(), SinkTarget.password(), 2,
+        // each task's store keeps a session of its own while it holds a run lock
+        ds = DataSources.create(new MariaDbDialect(), SinkTarget.url(), SinkTarget.user(), SinkTarget.password(), 8,
                 "+00:00", "claims-test", 0);
     }
 
@@ -121,6 +122,7 @@ class ClaimStateTest {
         Claimed c = claimed(stores);
         // A's checkpoint is below its copies (written before the statement ran): its copies come again
         c.a().record(Map.of(P2, 6L, P3, 4L), 0, Set.of());
+        c.a().close(); // A died: its session, and the run lock with it, is gone
 
         assertEquals(WAIT, c.b().state(TOPIC, KEY, c.sending(), 4, Set.of(P0, P1), P0),
                 "B does not hold the claimed partition: it waits, for as long as it takes");
@@ -131,5 +133,101 @@ class ClaimStateTest {
         assertEquals(WAIT, c.b().state(TOPIC, KEY, c.sending(), 4, Set.of(P0, P1), P0));
         newOwner.done(TOPIC, c.sending().id());
         assertEquals(DONE, c.b().state(TOPIC, KEY, c.sending(), 4, Set.of(P0, P1), P0));
+    }
+
+    /**
+     * Issue 38, item 4: a claimant alive and still running the statement lost the claimed partition (its consumer left
+     * the group while a TRUNCATE waited for a metadata lock longer than max.poll.interval.ms). At a092367 the new
+     * owner took the claim over at once and ran the TRUNCATE a second time, after rows written since; now it waits
+     * for as long as the claimant's session holds the run lock, and takes over only once it is gone.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc", "memory"})
+    void aClaimantStillRunningTheStatementKeepsItsClaimWhateverOwnsTheClaimedPartition(String kind) throws Exception {
+        Supplier<ControlStore> stores = stores(kind);
+        Claimed c = claimed(stores);
+        ControlStore newOwner = stores.get();
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(WAIT, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P2, P3), P3),
+                        "A still holds the run lock: the new owner of the claimed partition must not run it too");
+            }
+            assertEquals(RUN, c.a().state(TOPIC, KEY, c.sending(), 4, Set.of(P2), P2),
+                    "A, still alive, keeps its claim");
+            c.a().done(TOPIC, c.sending().id());
+            assertEquals(DONE, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P2, P3), P3),
+                    "A ran it once and marked it: the new owner finds it done");
+        } finally {
+            newOwner.close();
+            c.a().close();
+            c.b().close();
+        }
+    }
+
+    /** The run lock is released with its session: a claimant that stopped part way leaves the claim to the owner. */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc", "memory"})
+    void aClaimantWhoseSessionEndedLeavesTheClaimToTheOwnerOfTheClaimedPartition(String kind) throws Exception {
+        Supplier<ControlStore> stores = stores(kind);
+        Claimed c = claimed(stores);
+        ControlStore newOwner = stores.get();
+        try {
+            assertEquals(WAIT, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P2, P3), P3));
+            c.a().close();
+            assertEquals(RUN, newOwner.state(TOPIC, KEY, c.sending(), 4, Set.of(P2, P3), P3),
+                    "A's session ended: the owner of the claimed partition takes the claim over");
+            assertEquals(WAIT, c.a().state(TOPIC, KEY, c.sending(), 4, Set.of(P2), P2),
+                    "A, back with a new session, finds the claim taken over and does not run it");
+            newOwner.done(TOPIC, c.sending().id());
+            assertEquals(DONE, c.b().state(TOPIC, KEY, c.sending(), 4, Set.of(P0, P1), P0));
+        } finally {
+            newOwner.close();
+            c.a().close();
+            c.b().close();
+        }
+    }
+
+    /**
+     * Issue 38, item 3 (CoreSimulationTest seed 66185): a partition of a recreated topic that no checkpoint showed was
+     * recreated kept its old copies, and its new copy of the statement took the number of a sending that had run.
+     * A copy below copies the partition had delivered proves the topic was recreated: the old ones move down.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc", "memory"})
+    void aCopyBelowCopiesThePartitionDeliveredBeforeIsOfARecreatedTopic(String kind) throws Exception {
+        Supplier<ControlStore> stores = stores(kind);
+        ControlStore task = stores.get();
+        ControlStore.Sending first = task.sending(TOPIC, KEY, Map.of(P0, 8L, P1, 5L));
+        assertEquals(1, first.number());
+        task.arrive(TOPIC, first.id(), Set.of(P0, P1));
+        assertEquals(RUN, task.state(TOPIC, KEY, first, 2, Set.of(P0, P1), P0));
+        task.done(TOPIC, first.id());
+        // the topic was deleted and recreated; the statement comes again, at lower offsets than before
+        ControlStore.Sending again = task.sending(TOPIC, KEY, Map.of(P0, 7L));
+        assertEquals(2, again.number(), "the new topic's copy is a later sending, not the one that ran");
+        assertFalse(task.copyRan(TOPIC, KEY, P0, 7), "and it has not run");
+        task.close();
+    }
+
+    /**
+     * Issue 38, the replay rule: an uncounted statement (a TiCDC changefeed's) is skipped only when the very same
+     * statement (commit ts, database and text) ran for its partition, never because its commit ts is not above the
+     * last one that ran on its table (at a092367, ten ALTERs sharing a commit ts ran once).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc", "memory"})
+    void anUncountedStatementIsARunOneOnlyByItsIdentity(String kind) throws Exception {
+        ControlStore task = stores(kind).get();
+        String alterA = DdlBarrier.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `a` INT");
+        String alterB = DdlBarrier.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `b` INT");
+        String earlier = DdlBarrier.key(1_000L << 18, "shop", "TRUNCATE TABLE `orders`");
+        task.uncountedRan(TOPIC, alterA, Map.of(P0, 10L, P1, -1L));
+        assertTrue(task.uncountedCopyRan(TOPIC, alterA, P0, 10), "its copy delivered again");
+        assertTrue(task.uncountedCopyRan(TOPIC, alterA, P1, 4), "the late copy of a partition that passed it");
+        assertTrue(task.uncountedCopyRan(TOPIC, alterA, P0, 30), "the same statement sent again");
+        assertFalse(task.uncountedCopyRan(TOPIC, alterB, P0, 11), "another statement with the same commit ts runs");
+        assertFalse(task.uncountedCopyRan(TOPIC, earlier, P0, 12), "a statement with a lower commit ts runs");
+        assertFalse(task.uncountedCopyRan(TOPIC, alterA, P2, 10), "a partition it never ran for is not told so");
+        task.close();
     }
 }

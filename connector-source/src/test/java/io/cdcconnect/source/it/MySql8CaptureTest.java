@@ -10,7 +10,7 @@ import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.servers.TestServers;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +47,9 @@ class MySql8CaptureTest {
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startServer() throws Exception {
+    /** In each test, not a {@code @BeforeAll}: where no MySQL 8.0 can be had, the test is reported skipped with why. */
+    @BeforeEach
+    void startServer() throws Exception {
         db = TestServers.database(DatabaseSpec.mysql("8.0"));
         db.execute("CREATE USER IF NOT EXISTS '" + CDC_USER + "'@'%' IDENTIFIED WITH caching_sha2_password BY '"
                         + CDC_PASSWORD + "'",

@@ -247,4 +247,47 @@ class MySql8TargetTest {
         }
         for (int i = 0; i < tables; i++) assertEquals(27, target.count("t" + i));
     }
+
+    /**
+     * Another client holds all but a few of MySQL's prepared statements: the sink's prepares past them are refused by
+     * the server (1461, "Can't create more than max_prepared_stmt_count statements"), each such statement is sent as
+     * text instead, the task goes on, and every row arrives.
+     */
+    @Test
+    void aPrepareTheServerRefusesFallsBackToText() throws Exception {
+        int tables = 6;
+        long serverMax = 48;
+        int held = 44;
+        for (int i = 0; i < tables; i++) target.exec("CREATE TABLE f" + i + " (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        List<ChangeEvent> events = new ArrayList<>();
+        for (int i = 0; i < tables; i++) {
+            TableInfo table = Rows.idValue(source.name(), "f" + i);
+            for (long r = 0; r < 9; r++) events.add(RowChange.insert(table, new Object[]{r, "f" + i}, Rows.ts(5000 + i)));
+        }
+        try (Connection monitor = target.connect()) {
+            long before = globalLong(monitor, "SELECT @@GLOBAL.max_prepared_stmt_count");
+            List<java.sql.PreparedStatement> hog = new ArrayList<>();
+            try (Connection hogConnection = java.sql.DriverManager.getConnection(
+                    server.jdbcUrl(null) + "&useServerPrepStmts=true", server.user(), server.password())) {
+                monitor.createStatement().execute("SET GLOBAL max_prepared_stmt_count = " + serverMax);
+                long baseline = globalLong(monitor, "SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'");
+                for (int i = 0; hog.size() < held - baseline; i++) hog.add(hogConnection.prepareStatement("SELECT ? + " + i));
+                assertEquals(held, globalLong(monitor, "SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'"));
+                double fallbacks;
+                try (TaskDriver driver = new TaskDriver(server, Map.of("schema.map", source.name() + "="
+                        + target.name(), "worker.count", "1", "safe.mode", "always", "task.id", "my8refused"))) {
+                    driver.put(events.toArray(new ChangeEvent[0]));
+                    driver.awaitApplied();
+                    fallbacks = JmxMeters.read(SinkMetrics.STATEMENTS_TEXT_FALLBACK, "driver", "my8refused");
+                }
+                System.out.println("MySql8TargetTest: " + held + " of " + serverMax + " prepared statements held by "
+                        + "another client: " + (long) fallbacks + " statements sent as text after the server refused them");
+                assertTrue(fallbacks > 0, "the server refused no prepare");
+            } finally {
+                monitor.createStatement().execute("SET GLOBAL max_prepared_stmt_count = " + before);
+            }
+        }
+        for (int i = 0; i < tables; i++) assertEquals(List.of(List.of("9", "f" + i)),
+                target.query("SELECT COUNT(*), MIN(v) FROM f" + i));
+    }
 }

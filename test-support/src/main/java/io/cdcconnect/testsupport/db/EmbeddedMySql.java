@@ -108,6 +108,7 @@ public final class EmbeddedMySql implements DatabaseServer {
         String why = whyNot(spec.version());
         if (why != null) throw new IllegalStateException("cannot start " + spec + ": " + why);
         long t0 = System.nanoTime();
+        workDir = workDir.toAbsolutePath().normalize();
         EmbeddedMySql server = null;
         try {
             Path base = home();
@@ -133,31 +134,27 @@ public final class EmbeddedMySql implements DatabaseServer {
             Files.writeString(initFile, "CREATE USER IF NOT EXISTS '" + USER + "'@'%' IDENTIFIED WITH "
                     + "caching_sha2_password BY '" + PASSWORD + "';\n"
                     + "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'%' WITH GRANT OPTION;\n");
-            int port = EmbeddedMariaDb.freePort();
-            Path socket = workDir.resolve("mysqld.sock").toAbsolutePath();
+            Path socket = workDir.resolve("mysqld.sock");
             if (socket.toString().length() > MAX_SOCKET_PATH) {
                 socket = Path.of(System.getProperty("java.io.tmpdir"), "cdc-mysql-" + ProcessHandle.current().pid()
                         + "-" + serverId + ".sock");
             }
-            List<String> cmd = new ArrayList<>(List.of(base.resolve("bin/mysqld").toString(), "--no-defaults"));
-            if (root) cmd.add("--user=root");
-            cmd.addAll(List.of("--basedir=" + base, "--datadir=" + data, "--lc-messages-dir=" + base.resolve("share"),
-                    "--tmpdir=" + workDir.resolve("tmp"), "--pid-file=" + workDir.resolve("mysqld.pid"),
-                    "--log-error=" + workDir.resolve("error.log"), "--socket=" + socket,
-                    "--port=" + port, "--bind-address=127.0.0.1", "--mysqlx=OFF", "--skip-name-resolve",
-                    "--character-set-server=utf8mb4", "--default-time-zone=+00:00", "--max-connections=300",
-                    "--max-allowed-packet=16M", "--innodb-log-file-size=" + REDO_LOG_FILE_SIZE,
-                    "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0",
-                    "--sync-binlog=0", "--init-file=" + initFile));
-            if (spec.binlog()) {
-                cmd.addAll(List.of("--server-id=" + serverId, "--log-bin=mysql-bin", "--binlog-format=ROW",
-                        "--binlog-row-image=FULL", "--gtid-mode=ON", "--enforce-gtid-consistency=ON"));
-            } else {
-                cmd.add("--skip-log-bin");
-            }
-            server = new EmbeddedMySql(spec, workDir, port, List.copyOf(cmd));
             long t2 = System.nanoTime();
-            server.startServer();
+            int port = -1;
+            for (int attempt = 1; server == null; attempt++) {
+                port = EmbeddedMariaDb.freePort();
+                EmbeddedMySql candidate = new EmbeddedMySql(spec, workDir, port,
+                        serverCommand(base, workDir, socket, initFile, port, spec.binlog(), serverId, root));
+                try {
+                    candidate.startServer();
+                    server = candidate;
+                } catch (IllegalStateException e) {
+                    candidate.close();
+                    // another process took the free port before mysqld bound it: once more on another
+                    if (attempt >= 3 || !tail(workDir.resolve("error.log")).contains("Address already in use")) throw e;
+                    LOG.warn("MySQL {}: port {} was taken before mysqld bound it, trying another", RELEASE, port);
+                }
+            }
             LOG.info("MySQL {}{} listening on 127.0.0.1:{} (files in {}; started in {} ms: unpack {} ms, "
                             + "initialize {} ms, server {} ms)", RELEASE, spec.binlog() ? " with binlog and GTIDs" : "",
                     port, workDir, (System.nanoTime() - t0) / 1_000_000, unpackedMs, initMs,
@@ -170,6 +167,27 @@ public final class EmbeddedMySql implements DatabaseServer {
             throw new IllegalStateException("could not start MySQL " + RELEASE + " under " + workDir + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    private static List<String> serverCommand(Path base, Path workDir, Path socket, Path initFile, int port,
+                                              boolean binlog, int serverId, boolean root) {
+        List<String> cmd = new ArrayList<>(List.of(base.resolve("bin/mysqld").toString(), "--no-defaults"));
+        if (root) cmd.add("--user=root");
+        cmd.addAll(List.of("--basedir=" + base, "--datadir=" + workDir.resolve("data"),
+                "--lc-messages-dir=" + base.resolve("share"), "--tmpdir=" + workDir.resolve("tmp"),
+                "--pid-file=" + workDir.resolve("mysqld.pid"), "--log-error=" + workDir.resolve("error.log"),
+                "--socket=" + socket, "--port=" + port, "--bind-address=127.0.0.1", "--mysqlx=OFF",
+                "--skip-name-resolve", "--character-set-server=utf8mb4", "--default-time-zone=+00:00",
+                "--max-connections=300", "--max-allowed-packet=16M", "--innodb-log-file-size=" + REDO_LOG_FILE_SIZE,
+                "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0", "--sync-binlog=0",
+                "--init-file=" + initFile));
+        if (binlog) {
+            cmd.addAll(List.of("--server-id=" + serverId, "--log-bin=mysql-bin", "--binlog-format=ROW",
+                    "--binlog-row-image=FULL", "--gtid-mode=ON", "--enforce-gtid-consistency=ON"));
+        } else {
+            cmd.add("--skip-log-bin");
+        }
+        return List.copyOf(cmd);
     }
 
     /** Starts mysqld and waits until {@value #USER} logs in over TCP. */

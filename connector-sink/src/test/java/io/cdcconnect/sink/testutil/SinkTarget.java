@@ -15,6 +15,11 @@ import java.sql.SQLException;
 public final class SinkTarget {
 
     public static final DatabaseSpec SPEC = DatabaseSpec.mariadb("10.11").withoutBinlog();
+    /**
+     * MySQL 8.0 as a target: the embedded MySQL 8.0.15 (test-support), or the server
+     * {@code -Dcdc.test.db.mysql-8.0.url} names; tests on it are skipped, with the reason, where neither can be had.
+     */
+    public static final DatabaseSpec MYSQL_80 = DatabaseSpec.mysql("8.0").withoutBinlog();
 
     private SinkTarget() {
     }
@@ -23,9 +28,18 @@ public final class SinkTarget {
         return TestServers.database(SPEC);
     }
 
+    /** The MySQL 8.0 every MySQL 8 test of this JVM shares ({@link #MYSQL_80}). */
+    public static DatabaseServer mysql80() {
+        return TestServers.database(MYSQL_80);
+    }
+
     /** {@code jdbc:mysql://host:port/}: the sink's {@code connection.url} for this server. */
     public static String url() {
-        DatabaseServer s = server();
+        return url(server());
+    }
+
+    /** {@code jdbc:mysql://host:port/}: the sink's {@code connection.url} for {@code s}. */
+    public static String url(DatabaseServer s) {
         return "jdbc:mysql://" + s.host() + ":" + s.port() + "/";
     }
 

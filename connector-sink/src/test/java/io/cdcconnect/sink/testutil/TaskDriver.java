@@ -6,6 +6,7 @@ import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.CdcSinkTask;
 import io.cdcconnect.testsupport.connect.SinkTaskDriver;
+import io.cdcconnect.testsupport.db.DatabaseServer;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -24,6 +25,11 @@ public final class TaskDriver extends SinkTaskDriver<CdcSinkTask> {
         this(extra, null);
     }
 
+    /** Connected to {@code target} instead of {@link SinkTarget}'s server (its URL, user and password). */
+    public TaskDriver(DatabaseServer target, Map<String, String> extra) {
+        this(withTarget(target, extra), null);
+    }
+
     /** With a context standing in for Connect's (e.g. to provide an errant-record reporter). */
     public TaskDriver(Map<String, String> extra, SinkTaskContext context) {
         this(extra, context, CanalJsonOptions.defaults());
@@ -35,16 +41,26 @@ public final class TaskDriver extends SinkTaskDriver<CdcSinkTask> {
         this.encoder = new CanalJsonEncoder(options);
     }
 
+    private static Map<String, String> withTarget(DatabaseServer target, Map<String, String> extra) {
+        Map<String, String> props = new HashMap<>();
+        props.put(CdcSinkConfig.CONNECTION_URL, SinkTarget.url(target));
+        props.put(CdcSinkConfig.CONNECTION_USER, target.user());
+        props.put(CdcSinkConfig.CONNECTION_PASSWORD, target.password());
+        props.putAll(extra);
+        return props;
+    }
+
     private static Map<String, String> props(Map<String, String> extra) {
         Map<String, String> props = new HashMap<>();
         props.put("name", "driver");
         // every test's tasks share this name: a DDL checkpoint (keyed by connector, topic, partition) would carry
         // over from one test to the next, so it is off unless a test turns it on under a name of its own
         props.put("ddl.checkpoint.database", "");
-        props.put(CdcSinkConfig.CONNECTION_URL, SinkTarget.url());
-        props.put(CdcSinkConfig.CONNECTION_USER, SinkTarget.user());
-        props.put(CdcSinkConfig.CONNECTION_PASSWORD, SinkTarget.password());
         props.putAll(extra);
+        // SinkTarget's server only where no other target is named (asking for it starts it)
+        props.computeIfAbsent(CdcSinkConfig.CONNECTION_URL, k -> SinkTarget.url());
+        props.computeIfAbsent(CdcSinkConfig.CONNECTION_USER, k -> SinkTarget.user());
+        props.computeIfAbsent(CdcSinkConfig.CONNECTION_PASSWORD, k -> SinkTarget.password());
         return props;
     }
 

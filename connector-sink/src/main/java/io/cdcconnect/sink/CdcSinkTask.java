@@ -126,8 +126,15 @@ public final class CdcSinkTask extends SinkTask {
             // to read a checkpoint's record, or a recreated topic again from where Connect started it
             pipeline.setSeeker((p, offset) -> context.offset(new TopicPartition(p.topic(), p.partition()), offset));
         }
-        RecordScreen screen = new RecordScreen(ddlPolicy, SchemaAllowList.forConfig(config), pipeline::targetSchema,
-                metrics);
+        // a database that holds a sink's control tables (this one's or another connector's) takes no message
+        java.util.Set<String> controlHolding = pipeline.controlHolding(SchemaAllowList.configured(config));
+        if (!controlHolding.isEmpty()) {
+            LOG.warn("Databases {} are named by {}/{} but hold a sink's control tables (ddl_checkpoint, ddl_run, ...): "
+                    + "no record is applied to them; every record for them goes to the dead-letter queue, or fails the "
+                    + "task", controlHolding, CdcSinkConfig.SCHEMA_MAP, CdcSinkConfig.SCHEMA_INCLUDE);
+        }
+        RecordScreen screen = new RecordScreen(ddlPolicy, SchemaAllowList.forConfig(config, controlHolding),
+                pipeline::targetSchema, metrics);
         intake = new RecordIntake(config, RecordDecoders.forConfig(config, skipped), decodeStage, pipeline, screen,
                 errant, metrics);
         // the real task only (jmx): a model of the target has no TLS, and the simulation starts thousands of tasks

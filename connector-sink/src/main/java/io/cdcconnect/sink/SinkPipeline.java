@@ -266,6 +266,23 @@ public final class SinkPipeline implements AutoCloseable {
         return dataSource;
     }
 
+    /**
+     * Which of {@code schemas} the target holds control tables in (some sink's control database, which no message may
+     * change); none without a target connection (the simulation's model).
+     */
+    public Set<String> controlHolding(Collection<String> schemas) {
+        if (dataSource == null || schemas.isEmpty()) return Set.of();
+        SqlDialect dialect = Dialects.forUrl(config.connectionUrl());
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            Set<String> out = io.cdcconnect.sink.apply.SchemaAllowList.controlHolding(c, dialect, schemas);
+            if (!c.getAutoCommit()) c.commit();
+            return out;
+        } catch (SQLException e) {
+            throw new ApplyException("cannot read which of " + schemas + " hold a sink's control tables: "
+                    + DataSources.scrub(e.getMessage(), config.connectionUrl(), config.connectionPassword()), e);
+        }
+    }
+
     /** The target database of a source database ({@code schema.map}). */
     public String targetSchema(String sourceSchema) {
         return shapes.targetSchema(sourceSchema);

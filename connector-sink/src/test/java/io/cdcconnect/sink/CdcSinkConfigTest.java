@@ -64,9 +64,15 @@ class CdcSinkConfigTest {
         ConfigException rename = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of(
                 "connection.user", "u", "connection.url", url, "schema.include", "shop=shop2")));
         assertTrue(rename.getMessage().contains("schema.map"), rename.getMessage());
-        // the control database is protected only while the sink keeps one there
-        assertEquals(java.util.List.of("cdc_connect"), new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
-                "schema.include", "cdc_connect", "ddl.checkpoint.database", "")).schemaInclude());
+        // the default control database is protected even for a sink that keeps none (another connector's is there:
+        // issue 38, a second sink moved the first one's checkpoint); this sink's own is protected by any name
+        ConfigException other = assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user",
+                "u", "connection.url", url, "schema.include", "cdc_connect", "ddl.checkpoint.database", "ctl2")));
+        assertTrue(other.getMessage().contains("control database"), other.getMessage());
+        assertThrows(ConfigException.class, () -> new CdcSinkConfig(Map.of("connection.user", "u", "connection.url",
+                url, "schema.include", "ctl2", "ddl.checkpoint.database", "ctl2")));
+        assertEquals(java.util.List.of("ctl2"), new CdcSinkConfig(Map.of("connection.user", "u", "connection.url", url,
+                "schema.include", "ctl2", "ddl.checkpoint.database", "")).schemaInclude());
     }
 
     @Test

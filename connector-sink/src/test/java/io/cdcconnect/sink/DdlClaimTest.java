@@ -181,6 +181,51 @@ class DdlClaimTest {
                 refused.getMessage());
     }
 
+    /**
+     * The forged checkpoint of issue 38: a second sink with its own {@code ddl.checkpoint.database} and
+     * {@code schema.include} naming the first one's control database passed validation, and one INSERT through it
+     * moved the first sink's checkpoint, which then skipped a valid row. A database holding control tables now takes
+     * no message, whoever owns them: validation refuses it against the live target, and a task started anyway
+     * refuses its records.
+     */
+    @Test
+    void noSinkWritesIntoADatabaseHoldingControlTables() throws Exception {
+        // the first sink's control tables (as its store creates them) in a database of its own
+        try (TaskDriver first = task(0)) {
+            first.putRecords(copyAfterRow(0, 1));
+            awaitCommittable(Map.of(0, 3L), first);
+        }
+        assertFalse(checkpoints.query("SELECT 1 FROM ddl_checkpoint").isEmpty(), "the first sink's checkpoint");
+        Map<String, String> second = new HashMap<>();
+        second.put("name", "claims-second");
+        second.put("connection.url", SinkTarget.url());
+        second.put("connection.user", SinkTarget.user());
+        second.put("connection.password", SinkTarget.password());
+        second.put("ddl.checkpoint.database", "ctl2_" + checkpoints.name());
+        second.put("schema.include", checkpoints.name());
+        List<String> errors = new CdcSinkConnector().validate(second).configValues().stream()
+                .filter(v -> v.name().equals(CdcSinkConfig.SCHEMA_INCLUDE)).findFirst().orElseThrow().errorMessages();
+        assertTrue(errors.stream().anyMatch(m -> m.contains("control tables")), "refused by validation: " + errors);
+
+        List<List<String>> before = checkpoints.query("SELECT topic, kafka_partition, kafka_offset FROM ddl_checkpoint");
+        Map<String, String> forced = new HashMap<>(second);
+        forced.remove("connection.url");
+        forced.remove("connection.user");
+        forced.remove("connection.password");
+        TableInfo forged = Rows.idValue(checkpoints.name(), "ddl_checkpoint");
+        RuntimeException refused = assertThrows(RuntimeException.class, () -> {
+            try (TaskDriver t = new TaskDriver(forced)) {
+                t.task().open(List.of(tp(0)));
+                t.putRecords(PartitionRecords.of("canal-json", Map.of(), 0, List.of(RowChange.insert(forged,
+                        new Object[]{1_000_000L, "forged"}, Rows.ts(5_000))), 1));
+                t.putRecords(List.of());
+            }
+        });
+        assertTrue(String.valueOf(refused.getMessage()).contains("control database"), refused.getMessage());
+        assertEquals(before, checkpoints.query("SELECT topic, kafka_partition, kafka_offset FROM ddl_checkpoint"),
+                "the first sink's checkpoint is untouched");
+    }
+
     // ---------------------------------------------------------------------------------------------------- helpers
 
     /** The server's general log, on while the test runs: what the server received. */

@@ -18,7 +18,12 @@ import java.util.TreeSet;
  * <p>Never permitted, whatever the configuration: the server's system schemas ({@code mysql},
  * {@code information_schema}, {@code performance_schema}, {@code sys}, and the target dialect's own, e.g. PostgreSQL's
  * {@code pg_catalog} and {@code pg_toast}) and the sink's control database ({@code ddl.checkpoint.database}), where it
- * keeps the checkpoint that decides which records are replays. A configuration naming one of those fails validation.
+ * keeps the checkpoint that decides which records are replays; also any sink's: the default control database
+ * ({@value #DEFAULT_CONTROL_DATABASE}) whatever this sink's setting, and every database in which the target holds
+ * control tables ({@link #CONTROL_TABLES}, found when a task starts and when a configuration is validated), so that
+ * no sink writes into another connector's checkpoint (issue 38: a second sink with {@code schema.include=cdc_connect}
+ * moved the first one's checkpoint, and the first then skipped a valid row). A configuration naming one of those
+ * fails validation.
  *
  * <p>Case: a protected schema is recognised whatever its case (a server compares database names case-insensitively on
  * Windows and macOS, and with {@code lower_case_table_names} set); a permitted one must be written exactly as it is
@@ -31,7 +36,16 @@ public final class SchemaAllowList {
     public static final Set<String> MYSQL_SYSTEM_SCHEMAS = Set.of("mysql", "information_schema",
             "performance_schema", "sys");
 
+    /** {@code ddl.checkpoint.database}'s default: protected on every sink, whatever its own setting. */
+    public static final String DEFAULT_CONTROL_DATABASE = "cdc_connect";
+
+    /** The control store's tables: a database holding one of them is some sink's control database. */
+    public static final java.util.List<String> CONTROL_TABLES = java.util.List.of("ddl_checkpoint", "ddl_run",
+            "ddl_copy", "ddl_barrier", "written_through");
+
     private final Set<String> permitted;
+    /** Lower case: databases found to hold control tables. */
+    private final Set<String> controlHolding;
     /** Lower case. */
     private final Set<String> systemSchemas;
     /** Lower case, or empty when the checkpoint is off. */
@@ -43,6 +57,16 @@ public final class SchemaAllowList {
      * @param controlDatabase {@code ddl.checkpoint.database} (may be empty)
      */
     public SchemaAllowList(Collection<String> permitted, Collection<String> systemSchemas, String controlDatabase) {
+        this(permitted, systemSchemas, controlDatabase, Set.of());
+    }
+
+    /** @param controlHolding databases the target was found to hold control tables in (any sink's) */
+    public SchemaAllowList(Collection<String> permitted, Collection<String> systemSchemas, String controlDatabase,
+                           Collection<String> controlHolding) {
+        Set<String> holding = new java.util.HashSet<>();
+        holding.add(DEFAULT_CONTROL_DATABASE);
+        for (String s : controlHolding) holding.add(s.trim().toLowerCase(Locale.ROOT));
+        this.controlHolding = Set.copyOf(holding);
         this.permitted = Set.copyOf(permitted);
         Set<String> system = new LinkedHashSet<>();
         for (String s : MYSQL_SYSTEM_SCHEMAS) system.add(s);
@@ -53,8 +77,31 @@ public final class SchemaAllowList {
 
     /** The allow-list of {@code config}: {@code schema.map}'s targets and {@code schema.include}. */
     public static SchemaAllowList forConfig(CdcSinkConfig config) {
+        return forConfig(config, Set.of());
+    }
+
+    /** As {@link #forConfig(CdcSinkConfig)}, with the databases the target holds control tables in. */
+    public static SchemaAllowList forConfig(CdcSinkConfig config, Collection<String> controlHolding) {
         return new SchemaAllowList(configured(config), Dialects.forUrl(config.connectionUrl()).systemSchemas(),
-                config.ddlCheckpointDatabase());
+                config.ddlCheckpointDatabase(), controlHolding);
+    }
+
+    /**
+     * Which of {@code schemas} hold one of the {@link #CONTROL_TABLES} on the target behind {@code c}: some sink's
+     * control database.
+     */
+    public static Set<String> controlHolding(java.sql.Connection c, io.cdcconnect.sink.dialect.SqlDialect dialect,
+                                             Collection<String> schemas) throws java.sql.SQLException {
+        Set<String> out = new java.util.LinkedHashSet<>();
+        for (String schema : schemas) {
+            for (String table : CONTROL_TABLES) {
+                if (dialect.tableExists(c, schema, table)) {
+                    out.add(schema);
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     /** The schemas {@code config} names for rows and DDL: {@code schema.map}'s targets, then {@code schema.include}. */
@@ -73,7 +120,8 @@ public final class SchemaAllowList {
     public boolean isProtected(String schema) {
         if (schema == null) return false;
         String lower = schema.trim().toLowerCase(Locale.ROOT);
-        return systemSchemas.contains(lower) || (!controlDatabase.isEmpty() && lower.equals(controlDatabase));
+        return systemSchemas.contains(lower) || controlHolding.contains(lower)
+                || (!controlDatabase.isEmpty() && lower.equals(controlDatabase));
     }
 
     /** Why {@code targetSchema} may not be changed (for a refusal; null when it {@link #permits} it). */
@@ -81,11 +129,13 @@ public final class SchemaAllowList {
         if (permits(targetSchema)) return null;
         String named = "`" + targetSchema + "`";
         if (isProtected(targetSchema)) {
-            boolean control = !controlDatabase.isEmpty()
-                    && targetSchema.trim().toLowerCase(Locale.ROOT).equals(controlDatabase);
+            String lower = targetSchema.trim().toLowerCase(Locale.ROOT);
+            boolean control = !controlDatabase.isEmpty() && lower.equals(controlDatabase);
+            boolean other = !control && controlHolding.contains(lower);
             return "schema " + named + " is " + (control ? "the sink's control database ("
-                    + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ")" : "a system schema of the target")
-                    + ", which no message may change";
+                    + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ")" : other ? "a sink's control database (it holds "
+                    + "control tables, or is the default " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ")"
+                    : "a system schema of the target") + ", which no message may change";
         }
         return "schema " + named + " is not one this sink may change: it is neither a target of "
                 + CdcSinkConfig.SCHEMA_MAP + " nor in " + CdcSinkConfig.SCHEMA_INCLUDE + " (permitted: "

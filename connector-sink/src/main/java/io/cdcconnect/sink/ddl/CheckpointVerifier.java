@@ -120,8 +120,11 @@ public final class CheckpointVerifier {
             if (through < 0 || offset > through || seeker == null) return trust(partition);
             ControlStore.CheckpointRecord stored = control.checkpointRecord(partition);
             if (stored == null) {
-                LOG.info("{}: the DDL checkpoint at offset {} keeps no fingerprints of its records (written by an "
-                        + "earlier version, or capped since): it is trusted", partition, through);
+                LOG.warn("{}: the DDL checkpoint at offset {} keeps no fingerprints of its records (written by an "
+                        + "earlier version, capped since, or written by something else): it cannot be checked against "
+                        + "the topic, and the records through offset {} are skipped on its word. If the topic was "
+                        + "recreated, or the checkpoint is not this connector's, reset the connector's offsets "
+                        + "(DELETE /connectors/<name>/offsets), which drops it", partition, through, through);
                 return trust(partition);
             }
             LOG.info("{}: delivered from offset {}, at or below the DDL checkpoint at offset {}: comparing the records "

@@ -99,8 +99,9 @@ public final class ConfigRules {
         for (Map.Entry<String, String> e : map.entrySet()) {
             if (allowList.isProtected(e.getValue())) {
                 out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_MAP, "'" + e.getKey() + "=" + e.getValue()
-                        + "' maps into '" + e.getValue() + "', a system database or the sink's own ("
-                        + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "): map it to a database of your data"));
+                        + "' maps into '" + e.getValue() + "', a system database or a sink's control database ("
+                        + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ", this sink's or the default "
+                        + SchemaAllowList.DEFAULT_CONTROL_DATABASE + "): map it to a database of your data"));
             }
         }
         for (String schema : config.schemaInclude()) {
@@ -110,8 +111,9 @@ public final class ConfigRules {
                         + "by name"));
             } else if (allowList.isProtected(schema)) {
                 out.add(new ConfigProblem(CdcSinkConfig.SCHEMA_INCLUDE, "'" + schema + "' is a system database or "
-                        + "the sink's own (" + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "), which no message may "
-                        + "change: list the databases of your data"));
+                        + "a sink's control database (" + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ", this sink's or the "
+                        + "default " + SchemaAllowList.DEFAULT_CONTROL_DATABASE + "), which no message may change: "
+                        + "list the databases of your data"));
             }
         }
         if (map.isEmpty() && config.schemaInclude().isEmpty()) {

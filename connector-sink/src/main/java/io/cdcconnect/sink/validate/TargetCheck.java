@@ -67,6 +67,13 @@ public final class TargetCheck {
                     config.ddlCheckpointDatabase())) {
                 out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_USER, m));
             }
+            for (String schema : io.cdcconnect.sink.apply.SchemaAllowList.controlHolding(c, server,
+                    ConfigRules.mappedSchemas(config))) {
+                out.add(new ConfigProblem(config.schemaInclude().contains(schema) ? CdcSinkConfig.SCHEMA_INCLUDE
+                        : CdcSinkConfig.SCHEMA_MAP, "'" + schema + "' holds a sink's control tables (ddl_checkpoint, "
+                        + "ddl_run, ...: another connector's " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "), which no "
+                        + "message may change: list the databases of your data"));
+            }
             ConfigProblem statements = statementBudget(config, limits, tasks);
             if (statements != null) out.add(statements);
             if (!c.getAutoCommit()) c.rollback();

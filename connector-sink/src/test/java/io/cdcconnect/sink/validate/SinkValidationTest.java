@@ -110,9 +110,12 @@ class SinkValidationTest {
         assertTrue(errors(validate(props("schema.map", "shop=mysql")), CdcSinkConfig.SCHEMA_MAP).get(0)
                 .contains("system database"));
         assertTrue(errors(validate(props("schema.map", "shop=cdc_connect")), CdcSinkConfig.SCHEMA_MAP).get(0)
-                .contains("system database or the sink's own"));
-        assertFalse(errors(validate(props("schema.map", "shop=cdc_connect", "ddl.checkpoint.database", "")),
-                CdcSinkConfig.SCHEMA_MAP).stream().anyMatch(m -> m.contains("sink's own")));
+                .contains("a sink's control database"));
+        assertTrue(errors(validate(props("schema.map", "shop=cdc_connect", "ddl.checkpoint.database", "ctl2")),
+                CdcSinkConfig.SCHEMA_MAP).stream().anyMatch(m -> m.contains("a sink's control database")),
+                "the default control database is another connector's");
+        assertFalse(errors(validate(props("schema.map", "shop=ctl2", "ddl.checkpoint.database", "")),
+                CdcSinkConfig.SCHEMA_MAP).stream().anyMatch(m -> m.contains("control database")));
         String pg = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/db";
         assertTrue(errors(validate(props("connection.url", pg, "schema.map", "shop=pg_catalog")),
                 CdcSinkConfig.SCHEMA_MAP).get(0).contains("system database"));

@@ -88,10 +88,23 @@ class DdlClaimTest {
                 awaitClaimed();
                 // a's consumer left the group meanwhile: both partitions go to b, from the committed offsets (none)
                 b.task().open(List.of(tp(0), tp(1)));
-                b.putRecords(all);
-                for (int i = 0; i < 20; i++) {
-                    b.putRecords(List.of());
-                    Thread.sleep(50);
+                CompletableFuture<Void> polling = CompletableFuture.runAsync(() -> {
+                    b.putRecords(all);
+                    for (int i = 0; i < 20; i++) {
+                        b.putRecords(List.of());
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                });
+                try {
+                    polling.get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    holder.commit();
+                    throw new AssertionError("b blocked for 30 s running the claimed statement itself while a still "
+                            + "ran it (a second TRUNCATE, queued behind the first)", e);
                 }
                 assertFalse(running.isDone(), "a's TRUNCATE still waits for the metadata lock");
                 assertEquals(1, log.truncates(), "only a's TRUNCATE reached the server (it waits there)");

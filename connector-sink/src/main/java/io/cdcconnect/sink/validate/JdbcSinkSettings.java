@@ -61,7 +61,7 @@ public final class JdbcSinkSettings {
     public static final List<Entry> ENTRIES = List.of(
             new Entry("table.name.format", BOTH, "the target table's name as a pattern of the topic "
                     + "(`${topic}`)", Fate.REFUSED, List.of(CdcSinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
-            new Entry("collection.name.format", DEBEZIUM, "Debezium 3's name of table.name.format",
+            new Entry("collection.name.format", DEBEZIUM, "Debezium's newer name of table.name.format",
                     Fate.REFUSED, List.of(CdcSinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
             new Entry("insert.mode", BOTH, "`insert` (plain INSERT), `upsert` (insert or update by key) or "
                     + "`update` (UPDATE only) for every record", Fate.REFUSED, List.of(CdcSinkConfig.SAFE_MODE),
@@ -76,8 +76,8 @@ public final class JdbcSinkSettings {
                     List.of(), KEYS_FROM_TABLE),
             new Entry("primary.key.fields", DEBEZIUM, "Debezium's pk.fields", Fate.REFUSED, List.of(),
                     KEYS_FROM_TABLE),
-            new Entry("delete.enabled", BOTH, "whether a tombstone (Debezium: also a delete event) deletes "
-                    + "the row; off by default, and then a delete is not applied", Fate.REFUSED, List.of(),
+            new Entry("delete.enabled", BOTH, "whether a tombstone (Debezium's: also a delete event) deletes "
+                    + "the row; off by default", Fate.REFUSED, List.of(),
                     "deletes are always applied: every delete event, and with input.format=debezium a tombstone "
                     + "with a key; no setting turns that off"),
             new Entry("batch.size", BOTH, "how many records to write together (3000 in Confluent's, 500 in "
@@ -94,7 +94,7 @@ public final class JdbcSinkSettings {
                     "schema.evolution=basic is auto.create=true with auto.evolve=true"),
             new Entry("connection.username", DEBEZIUM, "the user to connect as", Fate.REFUSED,
                     List.of(CdcSinkConfig.CONNECTION_USER), "the user is connection.user (Confluent's name)"),
-            new Entry("max.retries", CONFLUENT, "retries of a batch after any SQL error", Fate.REFUSED,
+            new Entry("max.retries", CONFLUENT, "retries of a batch after an SQL error", Fate.REFUSED,
                     List.of(CdcSinkConfig.RETRY_MAX_ATTEMPTS), "a transaction is retried after a transient error "
                     + "(deadlock, lock wait timeout, lost connection, failover) up to retry.max.attempts times; a "
                     + "row the target rejects for its data is set apart (docs/sink.md, \"Errors\")"));

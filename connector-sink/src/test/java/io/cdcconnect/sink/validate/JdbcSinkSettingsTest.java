@@ -128,6 +128,17 @@ class JdbcSinkSettingsTest {
     }
 
     @Test
+    void everyRefusedEntryOfTheListIsRefusedWithItsOwnMessage() {
+        for (JdbcSinkSettings.Entry e : JdbcSinkSettings.ENTRIES) {
+            if (e.fate() != JdbcSinkSettings.Fate.REFUSED) continue;
+            assertEquals(List.of(e.refusal()), errors(validate(props(e.setting(), "1")), e.setting()), e.setting());
+            for (String ours : e.instead()) {
+                assertTrue(CdcSinkConfig.configDef().names().contains(ours), e.setting() + " names " + ours);
+            }
+        }
+    }
+
+    @Test
     void autoCreateAndAutoEvolveAreAcceptedWithTheirMeaning() {
         Map<String, String> p = props("auto.create", "true", "auto.evolve", "true");
         Map<String, ConfigValue> v = validate(p);

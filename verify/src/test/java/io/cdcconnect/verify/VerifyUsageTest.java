@@ -2,6 +2,9 @@ package io.cdcconnect.verify;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -28,12 +31,11 @@ class VerifyUsageTest {
     }
 
     private static Run run(String... args) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        int status = VerifyCommand.run(args, Map.of(), new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
-                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), NO_PROMPT);
-        return new Run(status, out.toString(java.nio.charset.StandardCharsets.UTF_8),
-                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = VerifyCommand.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), NO_PROMPT);
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** Exit 2, nothing on stdout, the message first, then one usage line and the pointer to --help; no full help. */

@@ -6,6 +6,8 @@ import io.cdcconnect.sink.ddl.DdlCheckpoint;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;
+import io.cdcconnect.sink.validate.ConfigProblem;
+import io.cdcconnect.sink.validate.JdbcSinkSettings;
 import io.cdcconnect.sink.validate.SinkValidation;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
@@ -35,6 +37,12 @@ public final class CdcSinkConnector extends SinkConnector {
         this.props = Map.copyOf(props);
         LOG.info("Starting cdc-connect sink: input.format={}, safe.mode={}, worker.count={}", config.inputFormat(),
                 config.safeMode().configName(), config.workerCount());
+        // validation refuses the JDBC sinks' settings; a connector configured before it did still starts, warned
+        String name = "sink " + props.getOrDefault("name", "cdc-sink");
+        for (ConfigProblem p : JdbcSinkSettings.refusals(props)) {
+            LOG.warn("{}: {} (ignored; validating this configuration again refuses it)", name, p.message());
+        }
+        for (ConfigProblem w : JdbcSinkSettings.warnings(name, props)) LOG.warn(w.message());
     }
 
     @Override

@@ -36,6 +36,32 @@ enum SqlFamily {
         return url != null && url.startsWith("jdbc:postgresql:") ? POSTGRES : MYSQL;
     }
 
+    /** The URL prefixes of the drivers cdc-verify ships (MySQL Connector/J, PgJDBC), and the family each serves. */
+    private static final List<String> MYSQL_PREFIXES = List.of("jdbc:mysql:", "jdbc:mysql+srv:");
+    private static final String POSTGRES_PREFIX = "jdbc:postgresql:";
+    static final String URL_FORMS = "jdbc:mysql://host:3306/ (MySQL, MariaDB, TiDB) or "
+            + "jdbc:postgresql://host:5432/database (PostgreSQL)";
+
+    /**
+     * Why {@code url} cannot be compared (not a JDBC URL, or one of a database cdc-verify does not read), or null
+     * when one of the drivers serves it: decided from the text alone, before any connection. {@code shown} is the URL
+     * as it may be printed (its password masked).
+     */
+    static String unsupportedUrl(String url, String shown) {
+        String lower = url == null ? "" : url.trim().toLowerCase(Locale.ROOT);
+        if (lower.startsWith(POSTGRES_PREFIX) || MYSQL_PREFIXES.stream().anyMatch(lower::startsWith)) return null;
+        if (!lower.startsWith("jdbc:")) {
+            return "'" + shown + "' is not a JDBC URL: write " + URL_FORMS;
+        }
+        int colon = lower.indexOf(':', "jdbc:".length());
+        String scheme = colon < 0 ? lower : lower.substring(0, colon + 1);
+        if (scheme.equals("jdbc:mariadb:")) {
+            return "jdbc:mariadb: URLs are not read (cdc-verify ships MySQL Connector/J and PgJDBC only): write "
+                    + "jdbc:mysql://host:3306/ for MariaDB too";
+        }
+        return scheme + " is a database cdc-verify does not compare: it reads " + URL_FORMS;
+    }
+
     String quote(String name) {
         return this == MYSQL ? "`" + name.replace("`", "``") + "`" : "\"" + name.replace("\"", "\"\"") + "\"";
     }

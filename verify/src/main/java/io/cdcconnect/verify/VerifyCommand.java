@@ -4,7 +4,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.BufferedReader;
 import java.io.Console;
@@ -121,9 +120,6 @@ public final class VerifyCommand implements Callable<Integer> {
                     + "by key and column, exit status)")
     Output output = Output.text;
 
-    @Spec
-    CommandSpec spec;
-
     private final Map<String, String> env;
     private final PrintStream out;
     private final PrintStream err;
@@ -153,10 +149,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 String name = "--" + side + "-password";
                 boolean withValue = a.startsWith(name + "=") || a.equals(name) && i + 1 < args.length && !args[i + 1].startsWith("-");
                 if (withValue) {
-                    err.println("cdc-verify: " + name + " does not take a value: a password on the command line shows "
+                    return usageError(err, name + " does not take a value: a password on the command line shows "
                             + "in ps and in shell history; use " + name + "-env VAR or " + name + "-file FILE, or "
                             + name + " alone to be prompted");
-                    return VerifyReport.ERROR;
                 }
             }
         }
@@ -166,12 +161,78 @@ public final class VerifyCommand implements Callable<Integer> {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        cl.setParameterExceptionHandler((e, arguments) -> {
-            err.println("cdc-verify: " + e.getMessage());
-            err.println(e.getCommandLine().getUsageMessage());
-            return VerifyReport.ERROR;
-        });
+        // before picocli, which reports a missing required option first: --source-urll is a typo, not a missing URL
+        String unknown = unknownOption(cl.getCommandSpec(), args);
+        if (unknown != null) return usageError(err, unknown);
+        cl.setParameterExceptionHandler((e, arguments) -> usageError(err, e.getMessage()));
         return cl.execute(args);
+    }
+
+    /** What a mistake prints: the message, one usage line and where the rest is; the exit status of an error. */
+    static int usageError(PrintStream err, String message) {
+        err.println("cdc-verify: " + message);
+        err.println(USAGE);
+        err.println("See 'cdc-verify --help' for every option.");
+        return VerifyReport.ERROR;
+    }
+
+    /** The short usage a mistake prints (the whole help is --help's). */
+    static final String USAGE = "Usage: cdc-verify --source-url URL --target-url URL --tables LIST [OPTION...]";
+
+    /**
+     * The first option of {@code args} the command does not have, as a message naming the nearest one it has (by
+     * edit distance, when it is near enough to be a typo), or null. An option's value is skipped, never taken for
+     * an option; so is everything after {@code --}.
+     */
+    static String unknownOption(CommandSpec spec, String[] args) {
+        Map<String, CommandLine.Model.OptionSpec> options = spec.optionsMap();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--")) return null;
+            if (!a.startsWith("-") || a.equals("-")) continue;
+            int eq = a.indexOf('=');
+            String name = eq < 0 ? a : a.substring(0, eq);
+            CommandLine.Model.OptionSpec option = options.get(name);
+            if (option == null && !a.startsWith("--") && a.length() > 2) {
+                // clustered short options (-hV)
+                boolean all = true;
+                for (char c : a.substring(1).toCharArray()) all &= spec.posixOptionsMap().containsKey(c);
+                if (all) continue;
+            }
+            if (option == null) {
+                String nearest = null;
+                int best = Integer.MAX_VALUE;
+                for (String known : options.keySet()) {
+                    int d = distance(name, known);
+                    if (d < best) {
+                        best = d;
+                        nearest = known;
+                    }
+                }
+                boolean typo = nearest != null && best <= Math.max(2, name.length() / 3);
+                return "unknown option '" + name + "'" + (typo ? "; did you mean " + nearest + "?" : "");
+            }
+            if (eq < 0 && option.arity().min() > 0) i++; // its value
+        }
+        return null;
+    }
+
+    /** Levenshtein distance: one insertion, deletion or substitution of a character costs 1. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) previous[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j] + 1, current[j - 1] + 1));
+            }
+            int[] t = previous;
+            previous = current;
+            current = t;
+        }
+        return previous[b.length()];
     }
 
     @Override
@@ -179,6 +240,9 @@ public final class VerifyCommand implements Callable<Integer> {
         VerifyRequest request;
         Endpoint source, target;
         try {
+            // decided from the text, before a password is asked for or a connection tried
+            checkUrl("--source-url", sourceUrl);
+            checkUrl("--target-url", targetUrl);
             source = new Endpoint(sourceUrl, sourceUser, password("source", sourcePasswordFile, sourcePasswordEnv, sourcePasswordPrompt));
             target = new Endpoint(targetUrl, targetUser, password("target", targetPasswordFile, targetPasswordEnv, targetPasswordPrompt));
             List<String> names = new ArrayList<>();
@@ -190,9 +254,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     atLeast("threads", threads, 1), where, atLeast("show", show, 0),
                     atLeast("progress-seconds", progressSeconds, 0) * 1000L);
         } catch (IllegalArgumentException e) {
-            err.println("cdc-verify: " + e.getMessage());
-            err.println(spec.commandLine().getUsageMessage());
-            return VerifyReport.ERROR;
+            return usageError(err, e.getMessage());
         }
         boolean json = output == Output.json;
         if (!json) {
@@ -215,6 +277,12 @@ public final class VerifyCommand implements Callable<Integer> {
             if (json) out.println(JsonReport.failed(version(), source, target, e.getMessage()));
             return VerifyReport.ERROR;
         }
+    }
+
+    /** Refuses a URL no shipped driver serves: not JDBC, or a database cdc-verify does not read. */
+    private static void checkUrl(String option, String url) {
+        String problem = SqlFamily.unsupportedUrl(url, new Endpoint(url, null, null).displayUrl());
+        if (problem != null) throw new IllegalArgumentException(option + ": " + problem);
     }
 
     private static int atLeast(String name, int n, int min) {

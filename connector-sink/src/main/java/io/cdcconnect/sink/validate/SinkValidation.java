@@ -43,16 +43,29 @@ public final class SinkValidation {
         }
         // the rules that span tasks see tasks.max as each task will (task.count)
         sound.put(CdcSinkConfig.TASK_COUNT, Integer.toString(tasks(props)));
+        // the settings of Confluent's and Debezium's JDBC sinks, refused naming ours; unknown settings only warned
+        // about (Connect's validation has no warnings: logged, as transforms are, below)
+        List<ConfigProblem> jdbcSink = JdbcSinkSettings.refusals(props);
+        for (ConfigProblem w : JdbcSinkSettings.warnings("sink " + props.getOrDefault("name", "(validation)"), props)) {
+            LOG.warn(w.message());
+        }
         CdcSinkConfig config;
         try {
             config = CdcSinkConfig.withoutRules(sound);
         } catch (ConfigException e) {
-            return new Config(values); // a required setting is missing or wrong: already reported on it
+            // a required setting is missing or wrong: already reported on it
+            return report(jdbcSink, props, sound, byName, values);
         }
         List<ConfigProblem> problems = concat(ConfigRules.check(config), converters(config, props));
         boolean live = problems.stream().noneMatch(p -> CONNECTION.contains(p.setting()))
                 && CONNECTION.stream().allMatch(n -> byName.get(n) == null || byName.get(n).errorMessages().isEmpty());
         if (live) problems = concat(problems, TargetCheck.check(config, tasks(props)));
+        return report(concat(problems, jdbcSink), props, sound, byName, values);
+    }
+
+    /** Each problem as an error on its setting (a setting wrong on its own keeps only its own error). */
+    private static Config report(List<ConfigProblem> problems, Map<String, String> props, Map<String, String> sound,
+                                 Map<String, ConfigValue> byName, List<ConfigValue> values) {
         for (ConfigProblem p : problems) {
             ConfigValue v = byName.get(p.setting());
             if (v == null) {

@@ -248,8 +248,9 @@ public final class CdcSinkConfig extends AbstractConfig {
                         + "comparing commit times with the worker's clock.", GROUP_APPLY, ++o, Width.SHORT,
                 "Replay margin (unused)");
         d.define(WORKER_COUNT, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
-                "Apply threads per task, each with its own pooled connection (pool size = worker.count + 2: one "
-                        + "more for metadata, DDL and the control store, one that holds a DDL run lock). "
+                "Apply threads per task, each with its own pooled connection (pool size = worker.count + 3: one "
+                        + "more for metadata and the control store, one for a DDL statement running beside the task, "
+                        + "one that holds its run lock). "
                         + "Transactions touching disjoint keys run in parallel; conflicting ones keep source order.",
                 GROUP_APPLY, ++o, Width.SHORT, "Workers");
         d.define(DECODE_THREADS, Type.INT, 2, ConfigDef.Range.between(0, 64), Importance.LOW,

@@ -192,9 +192,9 @@ public final class SinkPipeline implements AutoCloseable {
 
     private static HikariDataSource pool(CdcSinkConfig config, SqlDialect dialect, String poolName) {
         return DataSources.create(dialect, config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
-                // one connection per worker (each keeps its own), one for DDL and the control store, and one that
-                // holds a claimed statement's run lock while it runs (DdlCoordinator)
-                config.connectionSslMode(), config.workerCount() + 2, config.timestampTimeZone(), poolName,
+                // one connection per worker (each keeps its own), one for the task thread's metadata and control store,
+                // one for a DDL statement running beside it, and one that holds its run lock (DdlCoordinator)
+                config.connectionSslMode(), config.workerCount() + 3, config.timestampTimeZone(), poolName,
                 config.connectionSocketTimeoutMs());
     }
 
@@ -468,6 +468,8 @@ public final class SinkPipeline implements AutoCloseable {
 
     /** Partitions revoked: drops what is not yet dispatched for them and forgets their offsets. */
     public void forget(Collection<SourcePartition> partitions) {
+        // a statement running beside the task that these partitions passed is finished while they are still the task's
+        ddl.beforeRevoke(partitions);
         for (SourcePartition p : partitions) {
             checkpointSkipWarned.remove(p);
             gates.revoke(p);
@@ -503,9 +505,12 @@ public final class SinkPipeline implements AutoCloseable {
     @Override
     public void close() {
         apply.close();
-        // the run locks of statements this task claimed go with it: a task holding a claimed partition takes over
-        control.close();
-        if (dataSource != null) dataSource.close();
+        // the run locks of statements this task claimed go with it, and then a task holding a claimed partition takes
+        // over: once a statement running now has returned, so that none is run again beside it
+        ddl.close(() -> {
+            control.close();
+            if (dataSource != null) dataSource.close();
+        });
         if (cachePolicy != null) {
             LOG.info("Sink pipeline closed (peak {} prepared statements open)", cachePolicy.peakStatements());
         }

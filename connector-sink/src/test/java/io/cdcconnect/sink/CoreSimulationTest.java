@@ -106,6 +106,7 @@ class CoreSimulationTest {
         int deaths = 0;
         int autoSafe = 0;
         int storeless = 0;
+        int spanned = 0;
         for (long seed = one >= 0 ? one : first; seed < (one >= 0 ? one + 1 : first + seeds); seed++) {
             String problem;
             try {
@@ -124,6 +125,7 @@ class CoreSimulationTest {
                 if (run.twoProducers) twoProducerSeeds++;
                 if (run.safeModeAuto) autoSafe++;
                 if (run.noStore) storeless++;
+                spanned += run.target.spanned;
                 if (!run.trace.stream().noneMatch(t -> t.startsWith("resend"))) resends++;
                 deaths += (int) run.trace.stream().filter(t -> t.contains("the task died")).count();
             } catch (RuntimeException | AssertionError e) {
@@ -139,8 +141,9 @@ class CoreSimulationTest {
         }
         System.out.printf("CoreSimulationTest: %d seeds in %.1f s (%d with a topic created mid-run, %d of them recreated, "
                 + "%d with two producers on one topic, %d with re-sends, %d with safe.mode=auto, %d without a control "
-                + "store; %d tasks died inside a statement's steps)%n", runs, (System.nanoTime() - start) / 1e9,
-                newTopics, recreated, twoProducerSeeds, resends, autoSafe, storeless, deaths);
+                + "store; %d statements ran over several puts; %d tasks died inside a statement's steps)%n", runs,
+                (System.nanoTime() - start) / 1e9, newTopics, recreated, twoProducerSeeds, resends, autoSafe, storeless,
+                spanned, deaths);
     }
 
     /** One seed's world, history and schedule. */

@@ -142,6 +142,13 @@ class DdlAcrossPartitionsTest {
                 source.name() + "=" + target.name()))) {
             driver.task().open(tps);
             driver.putRecords(r0);
+            // it runs beside the task thread: a few puts at most, with nothing from the other partitions
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (!target.query("SHOW COLUMNS FROM items LIKE 'c'").isEmpty()
+                    && System.currentTimeMillis() < deadline) {
+                driver.putRecords(List.of());
+                Thread.sleep(20);
+            }
             assertEquals(0, target.query("SHOW COLUMNS FROM items LIKE 'c'").size(),
                     "no other partition holds rows of the table: nothing to wait for");
         }

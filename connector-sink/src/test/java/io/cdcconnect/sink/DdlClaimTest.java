@@ -63,10 +63,13 @@ class DdlClaimTest {
     }
 
     /**
-     * Item 4: the claimant's TRUNCATE waits for a metadata lock (a long ALTER, a busy table) longer than the consumer's
-     * poll interval; its consumer leaves the group and the claimed partition goes to another task. At a092367 the new
-     * owner took the claim over at once ("claimed by a task that no longer holds partition 0: this task runs it") and
-     * the server received the TRUNCATE twice. Now the new owner waits while the claimant's session holds the run lock.
+     * Item 4: the claimant's TRUNCATE waits for a metadata lock (a long ALTER, a busy table). It runs beside the task
+     * thread: {@code put()} keeps returning, so the consumer keeps polling and its group membership, and the rows
+     * behind the statement stay held. If its partitions move anyway (a rebalance; or at a092367 a consumer that left
+     * the group because {@code put()} blocked past its poll interval), the claimant finishes the statement before it
+     * lets them go, and the new owner waits while the claimant's session holds the run lock: at a092367 it took the
+     * claim over at once ("claimed by a task that no longer holds partition 0: this task runs it") and ran the
+     * TRUNCATE a second time.
      */
     @Test
     void aClaimantStillRunningTheStatementIsNotRunOverByTheNewOwnerOfItsPartitions() throws Exception {
@@ -83,10 +86,18 @@ class DdlClaimTest {
             try {
                 List<SinkRecord> all = new ArrayList<>(p0);
                 all.addAll(p1);
-                // a holds both partitions: both copies arrive, it claims the statement and runs it, and waits there
-                CompletableFuture<Void> running = CompletableFuture.runAsync(() -> a.putRecords(all));
+                // a holds both partitions: both copies arrive, it claims the statement and starts it; put() returns
+                CompletableFuture<Void> putting = CompletableFuture.runAsync(() -> {
+                    a.putRecords(all);
+                    for (int i = 0; i < 10; i++) a.putRecords(List.of());
+                });
+                putting.get(30, TimeUnit.SECONDS);
                 awaitClaimed();
-                // a's consumer left the group meanwhile: both partitions go to b, from the committed offsets (none)
+                // (the table itself is not read here: a reader queues behind the waiting TRUNCATE's metadata lock)
+                assertEquals(1, log.truncates(), "a's TRUNCATE reached the server and waits there");
+                // the partitions move to b; Connect closes them on a first, which finishes the statement first
+                CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> a.task().close(List.of(tp(0),
+                        tp(1))));
                 b.task().open(List.of(tp(0), tp(1)));
                 CompletableFuture<Void> polling = CompletableFuture.runAsync(() -> {
                     b.putRecords(all);
@@ -106,11 +117,11 @@ class DdlClaimTest {
                     throw new AssertionError("b blocked for 30 s running the claimed statement itself while a still "
                             + "ran it (a second TRUNCATE, queued behind the first)", e);
                 }
-                assertFalse(running.isDone(), "a's TRUNCATE still waits for the metadata lock");
-                assertEquals(1, log.truncates(), "only a's TRUNCATE reached the server (it waits there)");
+                assertFalse(closing.isDone(), "a's statement still waits for the metadata lock, and a with it");
+                assertEquals(1, log.truncates(), "b did not run it too");
                 assertEquals(List.of(List.of("0")), checkpoints.query("SELECT COUNT(*) FROM ddl_run WHERE done = 1"));
                 holder.commit(); // the lock goes: a's TRUNCATE runs
-                running.get(60, TimeUnit.SECONDS);
+                closing.get(60, TimeUnit.SECONDS);
                 awaitCommittable(Map.of(0, 3L, 1, 3L), b);
             } finally {
                 a.close();

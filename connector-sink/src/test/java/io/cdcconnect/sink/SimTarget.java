@@ -58,6 +58,8 @@ final class SimTarget {
      * again, and that re-run is the run that counts ({@link #ddlRuns} holds only those).
      */
     final List<String> diedAfterRunning = new ArrayList<>();
+    /** Statements that ran over more than one put. */
+    int spanned;
 
     SimTarget(SimWorld world, String targetSchema, Random random, int lostCommitPerMille, int ddlDeathPerMille) {
         this.world = world;
@@ -103,9 +105,78 @@ final class SimTarget {
         /** The task's store (its session with the target). */
         private io.cdcconnect.sink.ddl.ControlStore store;
 
-        /** The task's process died: its session with the target ends, and the run locks it held go with it. */
+        /**
+         * The task's process died: its session with the target ends, and the run locks it held go with it. A statement
+         * it ran that the store does not know ran will run again, by the new owner of its partitions.
+         */
         void sessionEnded() {
+            if (Boolean.getBoolean("sim.verbose")) System.out.println("SIM session ended, unknown run " + unknownRun);
+            if (unknownRun >= 0) {
+                diedAfterRunning.add(ddlRuns.remove(unknownRun) + " from " + ddlOrigins.remove(unknownRun));
+                unknownRun = -1;
+            }
             if (store != null) store.close();
+        }
+
+        /**
+         * Statements run "beside the task" as the real sink runs them on a thread of its own, but deterministically:
+         * the model runs the statement when it is started, and it reports being done only after up to 3 more looks
+         * (puts), so that a statement spans polls, rebalances and kills (issue 38: a statement running longer than
+         * the consumer's poll interval).
+         */
+        @Override
+        public io.cdcconnect.sink.ddl.DdlRuns runs(String threadName) {
+            return new io.cdcconnect.sink.ddl.DdlRuns() {
+                @Override
+                public <T> java.util.concurrent.Future<T> submit(java.util.concurrent.Callable<T> run) {
+                    int looks = random.nextInt(4);
+                    T value = null;
+                    Exception failed = null;
+                    try {
+                        value = run.call();
+                    } catch (Exception e) {
+                        failed = e;
+                    }
+                    if (looks > 0) spanned++;
+                    T result = value;
+                    Exception failure = failed;
+                    return new java.util.concurrent.Future<>() {
+                        private int left = looks;
+
+                        @Override
+                        public boolean isDone() {
+                            return left-- <= 0;
+                        }
+
+                        @Override
+                        public T get() throws java.util.concurrent.ExecutionException {
+                            if (failure != null) throw new java.util.concurrent.ExecutionException(failure);
+                            return result;
+                        }
+
+                        @Override
+                        public T get(long timeout, java.util.concurrent.TimeUnit unit)
+                                throws java.util.concurrent.ExecutionException {
+                            return get();
+                        }
+
+                        @Override
+                        public boolean cancel(boolean mayInterrupt) {
+                            return false;
+                        }
+
+                        @Override
+                        public boolean isCancelled() {
+                            return false;
+                        }
+                    };
+                }
+
+                @Override
+                public void close(Runnable then) {
+                    then.run();
+                }
+            };
         }
 
         /** Whether the task dies here (a draw only while deaths are on: a calm phase's schedule is unchanged). */
@@ -144,6 +215,7 @@ final class SimTarget {
             public void uncountedRan(String topic, String ddlKey, Map<SourcePartition, Long> copies)
                     throws java.sql.SQLException {
                 store.uncountedRan(topic, ddlKey, copies);
+                unknownRun = -1; // a copy of it that comes again is known by its identity
             }
 
             @Override
@@ -163,6 +235,9 @@ final class SimTarget {
             public void record(Map<SourcePartition, Long> offsets, long ddlCommitTs,
                                java.util.Set<SourcePartition> ddlPartitions) {
                 store.record(offsets, ddlCommitTs, ddlPartitions);
+                if (Boolean.getBoolean("sim.verbose") && !ddlPartitions.isEmpty()) {
+                    System.out.println("SIM checkpoint " + offsets + " for " + ddlPartitions);
+                }
                 if (!ddlPartitions.isEmpty()) unknownRun = -1;
                 if (!ddlPartitions.isEmpty() && dies()) {
                     throw death("after the checkpoint past the statement at " + ddlPartitions + " was written");
@@ -367,6 +442,7 @@ final class SimTarget {
         @Override
         public boolean run(DdlChange ddl, String schema, boolean renamed, String origin) {
             world.run(ddl.query());
+            if (Boolean.getBoolean("sim.verbose")) System.out.println("SIM ran " + ddl.query() + " from " + origin);
             ddlRuns.add(ddl.commitTs() + " " + ddl.query());
             ddlOrigins.add(origin);
             unknownRun = ddlRuns.size() - 1;

@@ -21,6 +21,11 @@ public interface DdlExecutor {
     default void evict(DdlChange ddl, String targetSchema) {
     }
 
+    /** Where statements run: a thread of the task's own ({@link DdlRuns#onThread}). */
+    default DdlRuns runs(String threadName) {
+        return DdlRuns.onThread(threadName);
+    }
+
     /** The JDBC executor: {@link DdlApplier} with the retry schedule, evicting the workers' cached statements. */
     static DdlExecutor of(DdlApplier applier, java.util.Map<String, String> schemaMap,
                           io.cdcconnect.sink.apply.RetryPolicy retry, Runnable onRetry) {

@@ -24,7 +24,7 @@ final class DdlRunner {
     private final DdlExecutor executor;
     private final ControlStore checkpoint;
     private final ReplayRules replays;
-    /** Statements this task ran (or tried to), since it started. */
+    /** Statements this task ran (or tried to) to their end, since it started. */
     private long runs;
 
     DdlRunner(CdcSinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
@@ -39,46 +39,85 @@ final class DdlRunner {
     }
 
     /**
-     * Runs a DDL statement once every earlier row is applied, and records how far every partition is applied. With
-     * {@code run} false another task ran the statement, and only the checkpoint is written.
+     * Records that another task ran a statement (its sending is marked run): nothing runs here; the rows before it are
+     * applied and how far every partition is applied is made durable, as after a run here.
      *
      * @param copies    partitions that delivered their own copy of the statement, and at which offset: those records
      *                  are done too
      * @param uncounted the producer did not count the statement's copies (TiCDC)
      */
-    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
-               boolean uncounted) {
-        apply(ddl, partition, offset, copies, run, uncounted, () -> { }, () -> { });
+    void ranByAnother(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies,
+                      boolean uncounted) {
+        begin(ddl, partition, offset);
+        finish(ddl, partition, offset, copies, null, uncounted, () -> { }, () -> { });
     }
 
     /**
-     * As {@link #apply(DdlChange, SourcePartition, long, Map, boolean, boolean)}; {@code ranHere} records durably,
-     * first, that an uncounted statement ran for its copies; {@code ran} that a coordinated one ran (or was refused and
-     * reported). Everything that says the statement ran (the table's last statement,
-     * {@code ran}) is durable <em>before</em> the checkpoint past its copies: the checkpoint makes every later owner
-     * of those partitions skip the copies, so a task that died between the checkpoint and the rest would leave a
-     * statement that ran but that the store does not know ran. A claimant that died there left the other tasks
-     * waiting for a claim no task could take over any more (the busy run's WorkerCrashTest, 2026-11-28); a task that
-     * died before the table's statement was recorded left TiCDC's re-sent rows from before a DROP COLUMN failing as
-     * rows that do not fit (CoreSimulationTest seed 124). The other way round, a task that dies after {@code ran}
-     * leaves copies that the store says ran ({@link ControlStore#copyRan}), and one that dies before it leaves its
-     * claim to the new owner of the claimed partition, which still receives its copy and runs the statement again
-     * (every partition still waits, so nothing after it has been applied).
+     * Before a statement runs here: every earlier row, of every partition, is applied, and how far every partition is
+     * applied is durable (so that a failure between the statement and its checkpoint never re-applies rows of the old
+     * shape after it). On the task thread.
      */
-    void apply(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies, boolean run,
-               boolean uncounted, Runnable ranHere, Runnable ran) {
+    void begin(DdlChange ddl, SourcePartition partition, long offset) {
         drainBefore(partition, offset);
+        checkpointApplied();
+    }
+
+    /** What running a statement came to (on the thread that ran it): run or skipped, or refused for what it says. */
+    record Outcome(boolean applied, DdlRejectedException rejected) {
+    }
+
+    /**
+     * Runs the statement, on the thread of {@link DdlRuns}: the target's refusal of what it says is its outcome; an
+     * outage (after the executor's retries) throws.
+     */
+    Outcome execute(DdlChange ddl, String targetSchema, SourcePartition partition, long offset) throws SQLException {
+        try {
+            return new Outcome(executor.run(ddl, targetSchema, !targetSchema.equals(ddl.schema()),
+                    partition + "@" + offset), null);
+        } catch (DdlRejectedException e) {
+            return new Outcome(false, e);
+        }
+    }
+
+    /**
+     * After a statement ran here ({@code outcome}) or by another task (null): on the task thread. A refusal goes, under
+     * errors.tolerance=all, to the dead-letter queue with its record, and its place in the stream counts as passed (the
+     * rows after it that no longer fit then follow the per-row rules); otherwise it fails the task. {@code ranHere}
+     * records durably, first, that an uncounted statement ran for its copies; {@code ran} that a coordinated one ran (or
+     * was refused and reported). Everything that says the statement ran (the table's last statement, {@code ran}) is
+     * durable <em>before</em> the checkpoint past its copies: the checkpoint makes every later owner of those
+     * partitions skip the copies, so a task that died between the checkpoint and the rest would leave a statement that
+     * ran but that the store does not know ran. A claimant that died there left the other tasks waiting for a claim no
+     * task could take over any more (the busy run's WorkerCrashTest, 2026-11-28); a task that died before the table's
+     * statement was recorded left TiCDC's re-sent rows from before a DROP COLUMN failing as rows that do not fit
+     * (CoreSimulationTest seed 124). The other way round, a task that dies after {@code ran} leaves copies that the
+     * store says ran ({@link ControlStore#copyRan}), and one that dies before it leaves its claim to the new owner of
+     * the claimed partition, which still receives its copy and runs the statement again (every partition still waits,
+     * so nothing after it has been applied).
+     *
+     * @param copies partitions that delivered their own copy of the statement and still are the task's, and at which
+     *               offset: those records are done too
+     */
+    void finish(DdlChange ddl, SourcePartition partition, long offset, Map<SourcePartition, Long> copies,
+                Outcome outcome, boolean uncounted, Runnable ranHere, Runnable ran) {
+        boolean run = outcome != null;
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
-            // every record before it is committed downstream: durable before the statement runs, so that a failure
-            // between the statement and the checkpoint below never re-applies rows of the old shape after it
-            checkpointApplied();
-            if (run) runs++;
-            if (run && runOrReport(ddl, targetSchema, partition, offset)) {
-                metrics.ddlApplied();
+            if (run) {
+                runs++;
+                if (outcome.rejected() != null) {
+                    io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections().get();
+                    if (!rejections.tolerated()) {
+                        throw new ApplyException(outcome.rejected().getMessage(), outcome.rejected());
+                    }
+                    rejections.report(partition, offset, "the target refused the DDL statement of the record at "
+                            + partition.where(offset) + ": " + outcome.rejected().getMessage(), outcome.rejected());
+                } else if (outcome.applied()) {
+                    metrics.ddlApplied();
+                }
+                // first of all that says it ran (an uncounted statement's copies: nothing else identifies them)
+                ranHere.run();
             }
-            // first of all that says it ran (an uncounted statement's copies: nothing else identifies them)
-            if (run) ranHere.run();
             // run here or by another task: rows of its table committed before it are from before it
             if (!ddl.table().isEmpty()) {
                 replays.ran(targetSchema + "." + ddl.table(), ddl.commitTs(), uncounted);
@@ -94,12 +133,15 @@ final class DdlRunner {
             Set<SourcePartition> carriers = new HashSet<>(copies.keySet());
             if (copies.isEmpty()) carriers.add(partition);
             checkpoint.record(through, ddl.commitTs(), carriers);
-        } catch (SQLException e) {
-            throw new ApplyException(e.getMessage(), e);
         } finally {
             // run here or by another task, or failed part way: the workers' statements of its tables go
-            executor.evict(ddl, targetSchema);
+            evict(ddl);
         }
+    }
+
+    /** After a statement ran, failed or was run by another task: what the workers and the task know of it goes. */
+    void evict(DdlChange ddl) {
+        executor.evict(ddl, shapes.targetSchema(ddl.schema()));
         shapes.invalidateAll();
     }
 
@@ -116,29 +158,6 @@ final class DdlRunner {
         if (!ddl.table().isEmpty()) replays.ranElsewhere(targetSchema + "." + ddl.table());
         executor.evict(ddl, targetSchema);
         shapes.invalidateAll();
-    }
-
-    /**
-     * Runs the statement; one the target refuses for what it says goes, under errors.tolerance=all, to the dead-letter
-     * queue with its record, and its place in the stream counts as passed (the rows after it that no longer fit then
-     * follow the per-row rules); otherwise it fails the task. Outages are retried inside the executor and fail loudly.
-     */
-    private boolean runOrReport(DdlChange ddl, String targetSchema, SourcePartition partition, long offset)
-            throws SQLException {
-        try {
-            return executor.run(ddl, targetSchema, !targetSchema.equals(ddl.schema()), partition + "@" + offset);
-        } catch (DdlRejectedException e) {
-            io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections().get();
-            if (!rejections.tolerated()) throw e;
-            rejections.report(partition, offset, "the target refused the DDL statement of the record at "
-                    + partition.where(offset) + ": " + e.getMessage(), e);
-            return false;
-        }
-    }
-
-    /** How many statements this task ran (or tried to) since it started. */
-    long runs() {
-        return runs;
     }
 
     /** Records durably how far every partition is committed downstream now (before a statement runs or is agreed). */

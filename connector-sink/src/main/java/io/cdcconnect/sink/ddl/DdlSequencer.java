@@ -66,6 +66,12 @@ public final class DdlSequencer {
     /** Topics whose uncounted statements were warned about. */
     private final Set<String> uncountedWarned = new java.util.HashSet<>();
     private final SinkMetrics metrics;
+    /** Where statements run (beside the task thread). */
+    private final DdlRuns runs;
+    /** The statement running now, or null. */
+    private Running running;
+    /** Statements that ran here or elsewhere and were released, since the task started. */
+    private long finished;
 
     /** @param gates where the partitions that passed a waiting statement are held */
     public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, ControlStore control, DdlExecutor executor,
@@ -78,6 +84,8 @@ public final class DdlSequencer {
         this.replays = new ReplayRules(control);
         this.shapes = shapes;
         this.runner = new DdlRunner(config, metrics, shapes, pipeline, executor, control, replays);
+        this.runs = executor.runs("cdc-sink-" + config.originalsStrings().getOrDefault("name", "sink") + "-"
+                + config.originalsStrings().getOrDefault("task.id", "0") + "-ddl");
     }
 
     /** A partition assigned to the task: a DDL barrier waits for it. */
@@ -92,11 +100,12 @@ public final class DdlSequencer {
     }
 
     /**
-     * How many statements this task ran (or tried to) since it started: the pipeline dispatches no record after one in
-     * the same {@code put()} (its consumer may have left the group while the statement ran).
+     * How many statements were released here (run here or by another task) since the task started: the pipeline
+     * dispatches no record after one in the same {@code put()}, so that records held behind it go only to a task that
+     * still holds their partitions (Connect closes the partitions a consumer lost before the next {@code put()}).
      */
     public long statementsRun() {
-        return runner.runs();
+        return finished;
     }
 
     /** Whether a statement waits on any topic. */
@@ -191,11 +200,8 @@ public final class DdlSequencer {
             }
             // otherwise the producer sent the statement again after the rows before it: it runs again, in its place
         }
-        if (ddlCopies == 1) {
-            // the producer sent it only here, where every row of its table is: nothing to wait for
-            runner.apply(ddl, partition, offset, Map.of(), true, false);
-            return false;
-        }
+        // (a statement the producer sent only here, where every row of its table is, waits for nothing but a statement
+        // running now: it is held like any other, and released at once)
         if (ddlCopies == 0 && !config.uncountedDdlRunsAcrossTasks()) {
             // no task can tell when the other tasks' partitions have passed it: stop rather than misplace rows
             throw new io.cdcconnect.sink.apply.ApplyException("The DDL at " + partition + "@" + offset + " ("
@@ -295,8 +301,11 @@ public final class DdlSequencer {
     private void releaseAll(String topic) {
         boolean progress = true;
         while (progress) {
+            if (finishRunning()) continue;
+            if (running != null) return; // one statement at a time
             progress = false;
             for (String key : barrier.pendingKeys(topic)) {
+                if (running != null) return;
                 if (!releasable(topic, key)) continue;
                 if (release(topic, key)) {
                     progress = true;
@@ -311,8 +320,10 @@ public final class DdlSequencer {
      * uncounted statement, no statement committed before it still waits (their order is their TiCDC commit ts).
      */
     private boolean releasable(String topic, String key) {
-        if (!barrier.complete(topic, key) && !passedByStore(topic, key)) return false;
         HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
+        // sent only to the partition that holds every row of its table: it passed it
+        if (held != null && held.copies == 1) return true;
+        if (!barrier.complete(topic, key) && !passedByStore(topic, key)) return false;
         if (held == null || held.copies > 0) return true;
         for (HeldDdl other : heldDdls.get(topic).values()) {
             if (other != held && other.ddl.commitTs() < held.ddl.commitTs()) return false;
@@ -349,6 +360,7 @@ public final class DdlSequencer {
 
     /** Runs (or learns another task ran) a statement every partition passed; false while other tasks' still wait. */
     private boolean release(String topic, String key) {
+        if (running != null) return false; // one statement at a time
         Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
         HeldDdl held = waiting.get(key);
         Map<SourcePartition, Long> passed = barrier.passed(topic, key);
@@ -370,9 +382,97 @@ public final class DdlSequencer {
             if (state == DdlCoordinator.State.WAIT) return false;
             run = state == DdlCoordinator.State.RUN;
         }
+        if (!run) {
+            // another task ran it: what follows is done here, now
+            runner.ranByAnother(held.ddl, held.partition, held.offset, copies, held.copies == 0);
+            released(topic, key, held);
+            return true;
+        }
+        // it runs beside the task thread: put() keeps returning and the consumer keeps polling while it runs, its
+        // partitions paused; the rest is done on the task thread once it returned (finishRunning)
+        runner.begin(held.ddl, held.partition, held.offset);
+        String targetSchema = shapes.targetSchema(held.ddl.schema());
+        running = new Running(topic, key, held, runs.submit(() -> runner.execute(held.ddl, targetSchema,
+                held.partition, held.offset)));
+        return false;
+    }
+
+    /** The statement running now, if any (one at a time), and where its outcome will be. */
+    private record Running(String topic, String key, HeldDdl held,
+                           java.util.concurrent.Future<DdlRunner.Outcome> outcome) {
+    }
+
+    /** Whether a statement runs now (beside the task thread). */
+    public boolean running() {
+        return running != null;
+    }
+
+    /**
+     * When the statement running now has returned: what follows it is done here, on the task thread (the store told,
+     * the checkpoint written past its copies, its partitions released in order). A failure fails the task here.
+     *
+     * @return whether one finished
+     */
+    private boolean finishRunning() {
+        Running r = running;
+        if (r == null || !r.outcome().isDone()) return false;
+        return finish(r);
+    }
+
+    /**
+     * Partitions are about to be revoked: a statement running now that any of them passed is waited for and finished
+     * first, so that what follows it (the store told, the checkpoint past the copies) is done while the task still
+     * holds them, as when statements ran on the task thread. Their new owner then skips their copies.
+     */
+    public void beforeRevoke(Collection<SourcePartition> partitions) {
+        Running r = running;
+        if (r == null) return;
+        boolean theirs = false;
+        for (SourcePartition p : partitions) theirs |= p.topic().equals(r.topic());
+        if (!theirs) return;
+        LOG.info("Partitions {} are revoked while the DDL at {}@{} runs: waiting for it to return first", partitions,
+                r.held().partition, r.held().offset);
+        finish(r);
+    }
+
+    private boolean finish(Running r) {
+        running = null;
+        DdlRunner.Outcome outcome;
+        try {
+            outcome = r.outcome().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            runner.evict(r.held().ddl);
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            throw new io.cdcconnect.sink.apply.ApplyException(String.valueOf(cause.getMessage()), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.cdcconnect.sink.apply.ApplyException("interrupted while the DDL at " + r.held().partition
+                    + "@" + r.held().offset + " ran", e);
+        }
+        HeldDdl held = r.held();
+        String topic = r.topic();
+        // the partitions that passed it and still are this task's (some may have been revoked, or given back, since)
+        Map<SourcePartition, Long> passed = barrier.passed(topic, r.key());
+        Map<SourcePartition, Long> copies = new HashMap<>();
+        passed.forEach((p, o) -> {
+            if (o >= 0) copies.put(p, o);
+        });
+        // a coordinated statement is marked run before the checkpoint that skips its copies (DdlRunner.finish)
+        runner.finish(held.ddl, held.partition, held.offset, copies, outcome, held.copies == 0,
+                () -> uncountedRan(held, topic, passed), () -> {
+                    if (held.arrived) held.ran(topic, control);
+                });
+        released(topic, r.key(), held);
+        return true;
+    }
+
+    /** The statement with {@code key} ran (here or elsewhere): its partitions flow again, in order. */
+    private void released(String topic, String key, HeldDdl held) {
+        Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
         waiting.remove(key);
         if (waiting.isEmpty()) heldDdls.remove(topic);
-        barrier.release(topic, key);
+        Map<SourcePartition, Long> passed = barrier.release(topic, key);
         lastReleased.put(topic, held.key);
         // (only an uncounted statement is passed on evidence before its copy: a counted one's partition passes without
         // its copy only when an earlier owner handled the copy, which the checkpoint skips now)
@@ -382,14 +482,17 @@ public final class DdlSequencer {
         });
         passedWithoutCopy.put(topic, withoutCopy);
         warnedAt.remove(topic + '\u0000' + key);
-        // a coordinated statement is marked run before the checkpoint that skips its copies (DdlRunner.apply)
-        runner.apply(held.ddl, held.partition, held.offset, copies, run, held.copies == 0,
-                () -> uncountedRan(held, topic, passed), () -> {
-                    if (held.arrived) held.ran(topic, control);
-                });
+        finished++;
         // each partition flows again once it waits for no other statement: its records go on in their order
         for (SourcePartition p : passed.keySet()) gates.unhold(p, key);
-        return true;
+    }
+
+    /**
+     * The task stops: {@code then} (releasing the run locks, closing the pool) runs once the statement running now,
+     * if any, has returned on its own thread.
+     */
+    public void close(Runnable then) {
+        runs.close(then);
     }
 
     /**
@@ -402,12 +505,13 @@ public final class DdlSequencer {
      */
     public boolean checkBarriers() {
         long now = System.currentTimeMillis();
+        finishRunning();
         boolean ask = false;
         for (String topic : barrier.pendingTopics()) {
             releaseAll(topic);
             for (String key : barrier.pendingKeys(topic)) {
                 HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
-                if (held != null && held.arrived) ask = true;
+                if (held != null && held.arrived || running != null) ask = true;
                 String id = topic + '\u0000' + key;
                 long since = Math.max(barrier.waitingSince(topic, key), warnedAt.getOrDefault(id, 0L));
                 if (now - since <= config.ddlBarrierTimeoutMs()) continue;

@@ -384,8 +384,8 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     }
 
     @Override
-    public List<String> applyDdl(Statement st, DdlChange ddl, ParsedDdl parsed, String targetSchema,
-                                 Map<String, String> schemaMap) throws SQLException {
+    public DdlRun applyDdl(Statement st, DdlChange ddl, ParsedDdl parsed, String targetSchema,
+                           Map<String, String> schemaMap) throws SQLException {
         if (!targetSchema.isEmpty()) {
             try {
                 st.execute("USE " + quote(targetSchema));
@@ -396,7 +396,56 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         }
         String statement = parsed.mysql(db -> schemaMap.getOrDefault(db, db), writesTiDbFeatures());
         st.execute(statement);
-        return List.of(statement);
+        return new DdlRun(List.of(statement), didNothing(st), List.of());
+    }
+
+    /**
+     * The notes a statement that changed nothing leaves (DROP TABLE IF EXISTS of an absent table: note 1051; CREATE
+     * TABLE IF NOT EXISTS of an existing one: 1050; MariaDB's ADD COLUMN IF NOT EXISTS, DROP ... IF EXISTS: 1060,
+     * 1061, 1091; databases: 1007, 1008): the codes of {@link MySqlErrors#DDL_ALREADY_APPLIED}.
+     */
+    @Override
+    public List<String> didNothing(Statement st) throws SQLException {
+        List<String> notes = new ArrayList<>();
+        for (java.sql.SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) {
+            if (MySqlErrors.DDL_ALREADY_APPLIED.contains(w.getErrorCode())) {
+                notes.add("note " + w.getErrorCode() + ": " + w.getMessage());
+            }
+        }
+        return notes;
+    }
+
+    @Override
+    public boolean indexExists(Connection c, String schema, String table, String index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.STATISTICS WHERE "
+                + "TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            ps.setString(3, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * The type's name and arguments as the server lists them ({@code int(11) unsigned}, {@code varchar(20)}): the
+     * display width of integers and {@code zerofill} aside, they must be the same.
+     */
+    @Override
+    public boolean columnTypeMatches(TargetColumn column, String mysqlType) {
+        return normalType(column.columnType()).equals(normalType(mysqlType));
+    }
+
+    private static final Pattern INT_WIDTH = Pattern.compile(
+            "^(tinyint|smallint|mediumint|int|integer|bigint)\\(\\d+\\)");
+
+    static String normalType(String type) {
+        String t = type.toLowerCase(Locale.ROOT).replace(" zerofill", "").replaceAll("\\s+", " ").trim();
+        t = INT_WIDTH.matcher(t).replaceFirst("$1");
+        if (t.startsWith("integer")) t = "int" + t.substring("integer".length());
+        if (t.startsWith("bool")) t = "tinyint";
+        return t.replace(", ", ",");
     }
 
     @Override

@@ -532,8 +532,15 @@ public final class PostgresDdl {
             accept("IF", "NOT", "EXISTS");
             QName t = qname();
             if (at("LIKE") || (atSym('(') && peek(1).is("LIKE"))) {
-                throw new Unsupported("CREATE TABLE ... LIKE copies another table's definition, which the "
-                        + "statement does not carry");
+                boolean paren = acceptSym('(');
+                expect("LIKE");
+                QName from = qname();
+                if (paren) expectSym(')');
+                end();
+                // columns, defaults, NOT NULL, keys, indexes, CHECKs, generated columns and comments (the ENUM
+                // elements) as the source table has them here; the indexes get PostgreSQL's own names
+                out.add("CREATE TABLE IF NOT EXISTS " + table(t) + " (LIKE " + table(from) + " INCLUDING ALL)");
+                return;
             }
             if (!atSym('(')) {
                 throw new Unsupported("CREATE TABLE without column definitions (CREATE TABLE ... SELECT) copies "
@@ -1289,15 +1296,33 @@ public final class PostgresDdl {
             recordElements(current, c);
             String col = q(c.name);
             StringBuilder sb = new StringBuilder(alter);
-            sb.append(" ALTER COLUMN ").append(col).append(" DROP DEFAULT, ALTER COLUMN ").append(col)
-                    .append(" TYPE ").append(c.pgType).append(" USING ").append(col).append("::").append(c.pgType)
-                    .append(", ALTER COLUMN ").append(col)
-                    .append(Boolean.TRUE.equals(c.notNull) || c.primaryKey ? " SET NOT NULL" : " DROP NOT NULL");
-            if (c.defaultExpr != null && !c.defaultExpr.equals("NULL")) {
+            if (!c.autoIncrement) {
+                // MySQL redefines the whole column: no AUTO_INCREMENT, no DEFAULT written means none
+                sb.append(" ALTER COLUMN ").append(col).append(" DROP IDENTITY IF EXISTS, ALTER COLUMN ").append(col)
+                        .append(" DROP DEFAULT,");
+            }
+            // with AUTO_INCREMENT the column keeps its identity or sequence default (the type change retypes an
+            // identity's sequence too); none is created (see the class comment)
+            sb.append(" ALTER COLUMN ").append(col).append(" TYPE ").append(c.pgType).append(" USING ")
+                    .append(col).append("::").append(c.pgType);
+            boolean notNull = Boolean.TRUE.equals(c.notNull) || c.primaryKey;
+            if (notNull) sb.append(", ALTER COLUMN ").append(col).append(" SET NOT NULL");
+            if (c.defaultExpr != null && !c.defaultExpr.equals("NULL") && !c.autoIncrement) {
                 sb.append(", ALTER COLUMN ").append(col).append(" SET DEFAULT ").append(c.defaultExpr);
             }
             out.add(sb.toString());
             columnOf.put(out.size() - 1, c.name);
+            if (!notNull) {
+                // MySQL keeps a primary key's columns NOT NULL whatever MODIFY says (and PostgreSQL refuses to drop
+                // it there, 42P16); an identity column is NOT NULL by definition
+                out.add(doBlock("BEGIN IF " + columnExists(current, c.name) + " AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND "
+                        + "a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(" + lit(table(current)) + ") AND "
+                        + "i.indisprimary AND a.attname = " + lit(c.name) + ") AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_attribute WHERE attrelid = to_regclass(" + lit(table(current)) + ") AND "
+                        + "attname = " + lit(c.name) + " AND attidentity <> '') THEN " + alter + " ALTER COLUMN "
+                        + col + " DROP NOT NULL; END IF; END"));
+            }
             if (c.primaryKey) {
                 warnings.add("PRIMARY KEY in the redefinition of column `" + c.name + "` ignored: use ADD PRIMARY "
                         + "KEY");

@@ -133,6 +133,13 @@ public final class MySqlDdlParser {
             "LN", "LOG", "LOG2", "LOG10", "PI", "RAND", "CONV", "BIN", "OCT", "ASCII", "ORD", "CHAR", "FIELD", "ELT",
             "FORMAT", "ST_GEOMFROMTEXT", "POINT");
 
+    /**
+     * Reserved words MySQL reads as a call of a function without parentheses wherever they stand unquoted in an
+     * expression: the clock. (A column of that name can only be written quoted, and then stays a name.)
+     */
+    private static final Set<String> NILADIC = Set.of("CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
+            "LOCALTIME", "LOCALTIMESTAMP", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP");
+
     /** Parts of an expression no schema change needs. */
     private static final Set<String> REFUSED_IN_EXPRESSIONS = Set.of("SubqueryExpressionAtom", "ExistsExpressionAtom",
             "SubqueryComparisonPredicate", "UdfFunctionCall", "PasswordFunctionCall", "AggregateWindowedFunction",
@@ -350,6 +357,13 @@ public final class MySqlDdlParser {
             }
             ParserRuleContext c = (ParserRuleContext) t;
             String name = rule(c);
+            if ((name.equals("Uid") || name.equals("SimpleId") || name.equals("FullColumnName"))
+                    && NILADIC.contains(c.getText().toUpperCase(Locale.ROOT))) {
+                // the grammar reads an unquoted CURRENT_DATE in an expression as a name; MySQL (reserved words)
+                // as the function: a keyword, never a quoted identifier the server would look up as a column
+                pieces.add(new ParsedDdl.Word(c.getText().toUpperCase(Locale.ROOT), gapBefore(c.getStart())));
+                return;
+            }
             switch (name) {
                 case "Uid", "SimpleId" -> {
                     addName(uid(c), c.getStart());

@@ -145,11 +145,11 @@ class PostgresDdlTest {
     }
 
     @Test
-    void createTableLikeAndSelectAreUnsupported() {
-        assertEquals("CREATE TABLE ... LIKE copies another table's definition, which the statement does not carry",
-                unsupported("CREATE TABLE t2 LIKE t"));
-        assertEquals("CREATE TABLE ... LIKE copies another table's definition, which the statement does not carry",
-                unsupported("CREATE TABLE t2 (LIKE t)"));
+    void createTableLikeIsCopiedAndSelectIsUnsupported() {
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"app\".\"t2\" (LIKE \"app\".\"t\" INCLUDING ALL)"),
+                sql("CREATE TABLE t2 LIKE t"));
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"shop_pg\".\"t2\" (LIKE \"app\".\"t\" INCLUDING ALL)"),
+                sql("CREATE TABLE IF NOT EXISTS shop.t2 (LIKE t)"));
         // refused by the sink's one reading of DDL before any translation
         assertEquals("CREATE TABLE ... SELECT copies data no change event carries",
                 unsupported("CREATE TABLE t2 AS SELECT * FROM t"));
@@ -186,17 +186,25 @@ class PostgresDdlTest {
         assertEquals(List.of(
                 a + " DROP COLUMN IF EXISTS \"n2\"",
                 a + " DROP COLUMN IF EXISTS \"n3\"",
-                a + " ALTER COLUMN \"i\" DROP DEFAULT, ALTER COLUMN \"i\" TYPE bigint USING \"i\"::bigint, "
-                        + "ALTER COLUMN \"i\" SET NOT NULL, ALTER COLUMN \"i\" SET DEFAULT 5",
+                a + " ALTER COLUMN \"i\" DROP IDENTITY IF EXISTS, ALTER COLUMN \"i\" DROP DEFAULT, ALTER COLUMN \"i\" "
+                        + "TYPE bigint USING \"i\"::bigint, ALTER COLUMN \"i\" SET NOT NULL, ALTER COLUMN \"i\" SET DEFAULT 5",
                 "DO $cdc$BEGIN IF EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = "
                         + "to_regclass('\"app\".\"t\"') AND attname = 'vc' AND NOT attisdropped) AND NOT EXISTS "
                         + "(SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('\"app\".\"t\"') AND "
                         + "attname = 'vc2' AND NOT attisdropped) THEN ALTER TABLE \"app\".\"t\" RENAME COLUMN "
                         + "\"vc\" TO \"vc2\"; END IF; END$cdc$",
-                a + " ALTER COLUMN \"vc2\" DROP DEFAULT, ALTER COLUMN \"vc2\" TYPE varchar(300) USING "
-                        + "\"vc2\"::varchar(300), ALTER COLUMN \"vc2\" DROP NOT NULL",
-                a + " ALTER COLUMN \"mt\" DROP DEFAULT, ALTER COLUMN \"mt\" TYPE text USING \"mt\"::text, "
-                        + "ALTER COLUMN \"mt\" SET NOT NULL"),
+                a + " ALTER COLUMN \"vc2\" DROP IDENTITY IF EXISTS, ALTER COLUMN \"vc2\" DROP DEFAULT, ALTER COLUMN "
+                        + "\"vc2\" TYPE varchar(300) USING \"vc2\"::varchar(300)",
+                // not NOT NULL: nullable, unless the column is in the primary key (MySQL keeps those NOT NULL)
+                "DO $cdc$BEGIN IF EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = "
+                        + "to_regclass('\"app\".\"t\"') AND attname = 'vc2' AND NOT attisdropped) AND NOT EXISTS "
+                        + "(SELECT 1 FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = "
+                        + "i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass('\"app\".\"t\"') "
+                        + "AND i.indisprimary AND a.attname = 'vc2') AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_attribute WHERE attrelid = to_regclass('\"app\".\"t\"') AND attname = 'vc2' "
+                        + "AND attidentity <> '') THEN " + a + " ALTER COLUMN \"vc2\" DROP NOT NULL; END IF; END$cdc$",
+                a + " ALTER COLUMN \"mt\" DROP IDENTITY IF EXISTS, ALTER COLUMN \"mt\" DROP DEFAULT, ALTER COLUMN "
+                        + "\"mt\" TYPE text USING \"mt\"::text, ALTER COLUMN \"mt\" SET NOT NULL"),
                 sql("ALTER TABLE t DROP COLUMN `n2`, DROP n3, MODIFY COLUMN `i` bigint NOT NULL DEFAULT 5, "
                         + "CHANGE `vc` `vc2` varchar(300), CHANGE mt mt longtext NOT NULL"));
     }

@@ -162,13 +162,14 @@ public final class DdlApplier {
                     LOG.warn("DDL {} in {} (commitTs {}, from {}): {}", ddl.kind(), dialect.quote(targetSchema),
                             ddl.commitTs(), origin, d);
                 }
-                if (!run.didNothing().isEmpty()) {
+                // every statement it came to was skipped by the target (a translation's several statements may
+                // each skip a part, e.g. DROP INDEX's constraint or index, without the whole doing nothing)
+                if (!ran.isEmpty() && run.didNothing().size() >= ran.size()) {
                     onNoEffect.run();
-                    LOG.warn("DDL {} in {} (commitTs {}, from {}) did nothing{}: the target says {} -- ran {}",
+                    LOG.warn("DDL {} in {} (commitTs {}, from {}) did nothing: the target says {} -- ran {}",
                             ddl.kind(), dialect.quote(targetSchema), ddl.commitTs(), origin,
-                            run.didNothing().size() < ran.size() ? " in part" : "",
                             String.join("; ", run.didNothing()), redact(String.join("; ", ran)));
-                    return run.didNothing().size() < ran.size() ? Outcome.APPLIED : Outcome.ALREADY_APPLIED;
+                    return Outcome.ALREADY_APPLIED;
                 }
                 if (quiet) {
                     LOG.debug("Ran {} in {} as {}", redact(ddl.query()), dialect.quote(targetSchema),

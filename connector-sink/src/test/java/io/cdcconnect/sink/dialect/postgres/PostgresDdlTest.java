@@ -88,9 +88,21 @@ class PostgresDdlTest {
                         + "\"b\" bit(5) DEFAULT B'00101', \"c\" char(3) DEFAULT 'it''s', "
                         + "\"vc\" varchar(255) DEFAULT E'back\\\\slash', \"e\" text NOT NULL DEFAULT 'b', "
                         + "\"s\" text DEFAULT 'x,y', \"j\" jsonb, \"lb\" bytea, \"vb\" bytea DEFAULT E'\\\\x00ff', "
-                        + "\"g\" bytea NOT NULL, \"mt\" text, \"gen\" integer, \"Odd \"\"Name\"\"\" bytea, "
+                        + "\"g\" bytea NOT NULL, \"mt\" text, "
+                        + "\"gen\" integer NOT NULL GENERATED ALWAYS AS (\"i\" + 1) STORED, \"Odd \"\"Name\"\"\" bytea, "
                         + "PRIMARY KEY (\"id\"), CONSTRAINT \"all_types_bi\" UNIQUE (\"bi\"), "
-                        + "CONSTRAINT \"all_types_uk_two\" UNIQUE (\"i\", \"d\"))",
+                        + "CONSTRAINT \"all_types_uk_two\" UNIQUE (\"i\", \"d\"), "
+                        + "CONSTRAINT \"fk1\" FOREIGN KEY (\"i\") REFERENCES \"app\".\"other\" (\"id\") ON DELETE CASCADE "
+                        + "DEFERRABLE INITIALLY DEFERRED, CONSTRAINT \"all_types_chk_1\" CHECK (\"i\" > 0)) "
+                        + "PARTITION BY HASH (\"id\")",
+                "CREATE TABLE IF NOT EXISTS \"shop_pg\".\"all_types_p0\" PARTITION OF \"shop_pg\".\"all_types\" "
+                        + "FOR VALUES WITH (MODULUS 4, REMAINDER 0)",
+                "CREATE TABLE IF NOT EXISTS \"shop_pg\".\"all_types_p1\" PARTITION OF \"shop_pg\".\"all_types\" "
+                        + "FOR VALUES WITH (MODULUS 4, REMAINDER 1)",
+                "CREATE TABLE IF NOT EXISTS \"shop_pg\".\"all_types_p2\" PARTITION OF \"shop_pg\".\"all_types\" "
+                        + "FOR VALUES WITH (MODULUS 4, REMAINDER 2)",
+                "CREATE TABLE IF NOT EXISTS \"shop_pg\".\"all_types_p3\" PARTITION OF \"shop_pg\".\"all_types\" "
+                        + "FOR VALUES WITH (MODULUS 4, REMAINDER 3)",
                 "CREATE INDEX IF NOT EXISTS \"all_types_idx_dtm\" ON \"shop_pg\".\"all_types\" (\"dtm\")",
                 // ENUM and SET keep their MySQL definition, to name values that arrive as indexes
                 "COMMENT ON COLUMN \"shop_pg\".\"all_types\".\"e\" IS 'cdc-connect mysql type: enum(''a'',''b'',''c'')'",
@@ -98,11 +110,9 @@ class PostgresDdlTest {
                 t.statements());
         assertEquals(List.of(
                 "DEFAULT '0000-00-00' of column `dt` dropped: it has no PostgreSQL literal",
-                "generated column `gen` becomes a plain nullable column: its expression is not translated",
-                "dropped: FULLTEXT KEY `ft` (`mt`) (no PostgreSQL equivalent is created)",
-                "dropped: FOREIGN KEY (`i`) REFERENCES `other` (`id`) ON DELETE CASCAD... (no PostgreSQL "
-                        + "equivalent is created)",
-                "dropped: CHECK (`i` > 0) (no PostgreSQL equivalent is created)"), t.warnings());
+                "generated column `gen` is VIRTUAL in MySQL and STORED here (PostgreSQL computes it on write): the "
+                        + "same values",
+                "dropped: FULLTEXT KEY `ft` (`mt`) (no PostgreSQL equivalent is created)"), t.warnings());
     }
 
     @Test
@@ -135,13 +145,13 @@ class PostgresDdlTest {
     void stringDefaultsAreRequotedWithEscapesResolved() {
         assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"app\".\"d\" (\"a\" varchar(9) DEFAULT E'tab\tq''\\\\', "
                         + "\"b\" text DEFAULT 'say \"hi\"', \"c\" varchar(3) DEFAULT 'x', \"n\" integer DEFAULT 1, "
-                        + "\"f\" bit(1) DEFAULT B'0', \"z\" integer)"),
+                        + "\"f\" bit(1) DEFAULT B'0', \"z\" integer DEFAULT (random() * 10))"),
                 sql("CREATE TABLE d (a varchar(9) DEFAULT 'tab\\tq\\'\\\\', b text DEFAULT \"say \\\"hi\\\"\", "
                         + "c varchar(3) DEFAULT _utf8mb4'x', n int DEFAULT TRUE, f bit(1) DEFAULT b'0', "
                         + "z int DEFAULT (rand() * 10))"));
-        // the expression as the sink writes it out (keywords and function names in the grammar's spelling)
-        assertEquals(List.of("DEFAULT '(RAND() * 10)' of column `z` dropped: it has no PostgreSQL literal"),
-                tr("CREATE TABLE d (z int DEFAULT (rand() * 10))").warnings());
+        // an expression without an equivalent of the same meaning is refused, naming it
+        assertEquals("the function RAND(1 argument) in DEFAULT of column `z` has no PostgreSQL equivalent of the "
+                + "same meaning", unsupported("CREATE TABLE d (z int DEFAULT (rand(7) * 10))"));
     }
 
     @Test
@@ -243,13 +253,12 @@ class PostgresDdlTest {
                         + "pg_catalog.pg_constraint WHERE conrelid = to_regclass('\"app\".\"t\"') AND contype = 'p') "
                         + "THEN ALTER TABLE \"app\".\"t\" ADD PRIMARY KEY (\"id\", \"bi\"); END IF; END$cdc$"),
                 sql("ALTER TABLE t DROP PRIMARY KEY, ADD CONSTRAINT pk PRIMARY KEY (id, bi)"));
-        Translation fk = tr("ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES o (id), DROP FOREIGN KEY fk2");
-        assertEquals(List.of(), fk.statements());
-        assertEquals(List.of(
-                "dropped: ADD CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `o` (`id`) (no PostgreSQL equivalent is "
-                        + "created)",
-                "'DROP FOREIGN KEY `fk2`' ignored: foreign keys and checks are not created in PostgreSQL"),
-                fk.warnings());
+        assertEquals(List.of("DO $cdc$BEGIN IF to_regclass('\"app\".\"t\"') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_constraint WHERE conrelid = to_regclass('\"app\".\"t\"') AND conname = 'fk') "
+                        + "THEN ALTER TABLE \"app\".\"t\" ADD CONSTRAINT \"fk\" FOREIGN KEY (\"a\") REFERENCES "
+                        + "\"app\".\"o\" (\"id\") DEFERRABLE INITIALLY DEFERRED; END IF; END$cdc$",
+                        "ALTER TABLE IF EXISTS \"app\".\"t\" DROP CONSTRAINT IF EXISTS \"fk2\""),
+                sql("ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES o (id), DROP FOREIGN KEY fk2"));
     }
 
     @Test

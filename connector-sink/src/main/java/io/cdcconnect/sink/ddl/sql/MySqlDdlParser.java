@@ -364,6 +364,17 @@ public final class MySqlDdlParser {
                 pieces.add(new ParsedDdl.Word(c.getText().toUpperCase(Locale.ROOT), gapBefore(c.getStart())));
                 return;
             }
+            if (name.equals("UdfFunctionCall")) {
+                // a built-in the grammar has no keyword for (UUID_TO_BIN, BIN_TO_UUID, ...) reads as a user-defined
+                // function: one of the listed built-ins, unquoted, is a call of it; anything else stays refused
+                ParseTree fn = c.getChild(0);
+                String text = fn.getText();
+                if (SIMPLE_NAME.matcher(text).matches() && FUNCTIONS.contains(text.toUpperCase(Locale.ROOT))) {
+                    pieces.add(new ParsedDdl.Word(text.toUpperCase(Locale.ROOT), gapBefore(c.getStart())));
+                    for (int i = 1; i < c.getChildCount(); i++) walk(c.getChild(i));
+                    return;
+                }
+            }
             switch (name) {
                 case "Uid", "SimpleId" -> {
                     addName(uid(c), c.getStart());

@@ -706,8 +706,13 @@ public final class PostgresDdl {
                         expect("VALUES");
                         expect("LESS");
                         expect("THAN");
-                        String upper = accept("MAXVALUE") ? maxValues(cols.size()) : "(" + bound(cols.size(), true)
-                                + ")";
+                        String upper;
+                        if (acceptSym('(')) {
+                            upper = "(" + bound(cols.size(), true) + ")";
+                        } else {
+                            expect("MAXVALUE");
+                            upper = maxValues(cols.size());
+                        }
                         String lower = previous != null ? previous : minValues(cols.size());
                         bounds.add("FOR VALUES FROM " + lower + " TO " + upper);
                         previous = upper;

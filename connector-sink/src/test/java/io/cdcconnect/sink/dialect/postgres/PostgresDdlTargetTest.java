@@ -159,4 +159,123 @@ class PostgresDdlTargetTest {
             assertEquals(2.0, JmxMeters.read(SinkMetrics.DDL_NO_EFFECT, "driver", "noeffect"));
         }
     }
+
+    private static List<StandInSinkTaskContext.Report> runTolerating(ChangeEvent... events) throws Exception {
+        StandInSinkTaskContext context = new StandInSinkTaskContext();
+        try (TaskDriver driver = new TaskDriver(settings("errors.tolerance", "all"), context)) {
+            driver.put(events);
+            driver.awaitApplied();
+        }
+        synchronized (context.reports) {
+            return List.copyOf(context.reports);
+        }
+    }
+
+    @Test
+    void generatedColumnsAreComputedByPostgresAndNeverWritten() throws Exception {
+        // the source's rows carry the generated values: flagged as generated (TiCDC) or not (a Debezium envelope)
+        TableInfo t = TableInfo.of("src", "gen", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("a", MySqlType.LONG, ColumnFlags.NULLABLE),
+                ColumnInfo.of("b", MySqlType.LONG, ColumnFlags.NULLABLE),
+                ColumnInfo.of("c", MySqlType.LONG, ColumnFlags.NULLABLE | ColumnFlags.GENERATED),
+                ColumnInfo.of("v", MySqlType.LONG, ColumnFlags.NULLABLE)));
+        run(ddl("gen", "CREATE TABLE gen (id INT PRIMARY KEY, a INT, b INT, c INT AS (a + b) STORED, "
+                        + "v INT GENERATED ALWAYS AS (a * b) VIRTUAL)"),
+                RowChange.insert(t, new Object[]{1L, 2L, 3L, 5L, 6L}, Rows.ts(TS.incrementAndGet())),
+                RowChange.insert(t, new Object[]{2L, 4L, null, null, null}, Rows.ts(TS.incrementAndGet())),
+                RowChange.update(t, new Object[]{1L, 2L, 3L, 5L, 6L}, new Object[]{1L, 10L, 3L, 13L, 30L},
+                        Rows.ts(TS.incrementAndGet())),
+                ddl("gen", "ALTER TABLE gen ADD COLUMN d INT AS (a - b) STORED, "
+                        + "ADD COLUMN e VARCHAR(40) AS (CONCAT(a, '-', IFNULL(b, 0))) STORED"));
+        assertEquals(List.of(List.of("1", "13", "30", "7", "10-3"), List.of("2", "", "", "", "4-0")),
+                target.query("SELECT id::text, COALESCE(c::text, ''), COALESCE(v::text, ''), COALESCE(d::text, ''), "
+                        + "COALESCE(e, '') FROM dst.gen ORDER BY id"));
+        assertEquals("s", columns("gen").get(3).get(5));
+        // redefining one has no translation: refused, naming it
+        List<StandInSinkTaskContext.Report> r = runTolerating(
+                ddl("gen", "ALTER TABLE gen MODIFY c BIGINT AS (a + b + 1) STORED"));
+        assertEquals(1, r.size());
+        assertTrue(r.get(0).error().getMessage().contains("generated column `c`"), r.get(0).error().getMessage());
+    }
+
+    @Test
+    void checkAndForeignKeyConstraintsHoldAndCanBeDropped() throws Exception {
+        run(ddl("parent", "CREATE TABLE parent (id INT PRIMARY KEY)"),
+                ddl("child", "CREATE TABLE child (id INT PRIMARY KEY, pid INT, qty INT CHECK (qty > 0), "
+                        + "CONSTRAINT fk_p FOREIGN KEY (pid) REFERENCES parent (id) ON DELETE CASCADE, "
+                        + "CHECK (qty < 1000 OR pid IS NULL))"),
+                ddl("child", "ALTER TABLE child ADD CONSTRAINT ck_even CHECK (MOD(qty, 2) = 0)"),
+                // a replay of the same ALTER does nothing
+                ddl("child", "ALTER TABLE child ADD CONSTRAINT ck_even CHECK (MOD(qty, 2) = 0)"));
+        target.exec("INSERT INTO dst.parent VALUES (1)", "INSERT INTO dst.child VALUES (1, 1, 4)");
+        assertEquals("23514", sqlState("INSERT INTO dst.child VALUES (2, 1, 0)"));
+        assertEquals("23514", sqlState("INSERT INTO dst.child VALUES (2, 1, 3)"));
+        assertEquals("23514", sqlState("INSERT INTO dst.child VALUES (2, 1, 2000)"));
+        assertEquals("23503", sqlState("INSERT INTO dst.child VALUES (2, 7, 2)"));
+        target.exec("DELETE FROM dst.parent WHERE id = 1");
+        assertEquals(List.of(List.of("0")), target.query("SELECT count(*)::text FROM dst.child"), "ON DELETE CASCADE");
+        run(ddl("child", "ALTER TABLE child DROP CHECK child_chk_1, DROP CHECK ck_even, DROP FOREIGN KEY fk_p"));
+        target.exec("INSERT INTO dst.child VALUES (3, 9, -1)");
+        assertEquals(List.of(List.of("child_chk_2")), target.query("SELECT conname FROM pg_constraint WHERE "
+                + "conrelid = 'dst.child'::regclass AND contype IN ('c', 'f')"));
+    }
+
+    private static String sqlState(String sql) {
+        java.sql.SQLException e = assertThrows(java.sql.SQLException.class, () -> target.exec(sql));
+        return e.getSQLState();
+    }
+
+    @Test
+    void expressionDefaultsKeepTheirMeaning() throws Exception {
+        run(ddl("dflt", "CREATE TABLE dflt (id INT PRIMARY KEY, u CHAR(36) DEFAULT (UUID()), "
+                        + "ub BINARY(16) DEFAULT (UUID_TO_BIN(UUID())), "
+                        + "due DATE DEFAULT (CURRENT_DATE + INTERVAL 30 DAY))"),
+                ddl("dflt", "ALTER TABLE dflt ADD COLUMN later DATETIME DEFAULT (NOW() + INTERVAL 1 HOUR), "
+                        + "ADD COLUMN tag VARCHAR(10) DEFAULT (LOWER('NEW'))"));
+        target.exec("INSERT INTO dst.dflt (id) VALUES (1), (2)");
+        assertEquals(List.of(List.of("36", "16", "30", "true", "new"), List.of("36", "16", "30", "true", "new")),
+                target.query("SELECT length(u)::text, octet_length(ub)::text, (due - CURRENT_DATE)::text, "
+                        + "(later > now()::timestamp + interval '59 minutes')::text, tag FROM dst.dflt ORDER BY id"));
+        assertEquals(List.of(List.of("2")), target.query("SELECT count(DISTINCT u)::text FROM dst.dflt"));
+        // without an equivalent of the same meaning: refused with the reason, the task goes on
+        List<StandInSinkTaskContext.Report> r = runTolerating(
+                ddl("dflt", "ALTER TABLE dflt ADD COLUMN r DOUBLE DEFAULT (RAND(7))"));
+        assertEquals(1, r.size());
+        String m = r.get(0).error().getMessage();
+        assertTrue(m.contains("RAND") && m.contains("ADD COLUMN"), m);
+    }
+
+    @Test
+    void rangeListAndHashPartitioningBecomeDeclarativePartitions() throws Exception {
+        run(ddl("pr", "CREATE TABLE pr (id INT NOT NULL, created DATE NOT NULL, PRIMARY KEY (id, created)) "
+                        + "PARTITION BY RANGE COLUMNS(created) (PARTITION p2023 VALUES LESS THAN ('2024-01-01'), "
+                        + "PARTITION p2024 VALUES LESS THAN ('2025-01-01') ENGINE = InnoDB, "
+                        + "PARTITION pmax VALUES LESS THAN (MAXVALUE))"),
+                ddl("pl", "CREATE TABLE pl (id INT NOT NULL, region INT NOT NULL, PRIMARY KEY (id, region)) "
+                        + "PARTITION BY LIST (region) (PARTITION p_east VALUES IN (1, 2), "
+                        + "PARTITION p_west VALUES IN (3))"),
+                ddl("ph", "CREATE TABLE ph (id BIGINT PRIMARY KEY, v INT) PARTITION BY HASH (id) PARTITIONS 3"),
+                ddl("pk", "CREATE TABLE pk (id INT PRIMARY KEY) PARTITION BY KEY () PARTITIONS 2"));
+        target.exec("INSERT INTO dst.pr VALUES (1, '2023-05-01'), (2, '2024-05-01'), (3, '2031-01-01')",
+                "INSERT INTO dst.pl VALUES (1, 1), (2, 3)",
+                "INSERT INTO dst.ph SELECT g, g FROM generate_series(1, 30) g");
+        assertEquals(List.of(List.of("1", "dst.pr_p2023"), List.of("2", "dst.pr_p2024"), List.of("3", "dst.pr_pmax")),
+                target.query("SELECT id::text, tableoid::regclass::text FROM dst.pr ORDER BY id"));
+        assertEquals(List.of(List.of("1", "dst.pl_p_east"), List.of("2", "dst.pl_p_west")),
+                target.query("SELECT id::text, tableoid::regclass::text FROM dst.pl ORDER BY id"));
+        assertEquals(List.of(List.of("3", "30")), target.query("SELECT count(DISTINCT tableoid)::text, "
+                + "count(*)::text FROM dst.ph"));
+        assertEquals(List.of(List.of("2")), target.query("SELECT count(*)::text FROM pg_inherits WHERE "
+                + "inhparent = 'dst.pk'::regclass"));
+        assertEquals("23514", sqlState("INSERT INTO dst.pl VALUES (3, 9)"), "no partition holds region 9, as in MySQL");
+        // partitioning by a function has no translation: refused naming it, nothing created
+        List<StandInSinkTaskContext.Report> r = runTolerating(ddl("pf", "CREATE TABLE pf (id INT NOT NULL, "
+                + "created DATE NOT NULL, PRIMARY KEY (id, created)) PARTITION BY RANGE (YEAR(created)) "
+                + "(PARTITION p0 VALUES LESS THAN (2024), PARTITION p1 VALUES LESS THAN MAXVALUE)"));
+        assertEquals(1, r.size());
+        assertTrue(r.get(0).error().getMessage().contains("PARTITION BY RANGE of an expression"),
+                r.get(0).error().getMessage());
+        assertEquals(List.of(), target.query("SELECT 1 FROM pg_class WHERE relname = 'pf'"));
+    }
 }

@@ -432,20 +432,43 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
      * The type's name and arguments as the server lists them ({@code int(11) unsigned}, {@code varchar(20)}): the
      * display width of integers and {@code zerofill} aside, they must be the same.
      */
-    @Override
-    public boolean columnTypeMatches(TargetColumn column, String mysqlType) {
-        return normalType(column.columnType()).equals(normalType(mysqlType));
-    }
 
     private static final Pattern INT_WIDTH = Pattern.compile(
             "^(tinyint|smallint|mediumint|int|integer|bigint)\\(\\d+\\)");
 
     static String normalType(String type) {
-        String t = type.toLowerCase(Locale.ROOT).replace(" zerofill", "").replaceAll("\\s+", " ").trim();
+        String t = type.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim().replace(", ", ",");
+        if (t.endsWith(" zerofill")) {
+            t = t.substring(0, t.length() - " zerofill".length());
+            if (!t.endsWith(" unsigned")) t += " unsigned"; // ZEROFILL implies UNSIGNED
+        }
         t = INT_WIDTH.matcher(t).replaceFirst("$1");
-        if (t.startsWith("integer")) t = "int" + t.substring("integer".length());
-        if (t.startsWith("bool")) t = "tinyint";
-        return t.replace(", ", ",");
+        // the server's spelling of the synonyms a statement may write
+        for (String[] alias : TYPE_ALIASES) {
+            if (t.equals(alias[0]) || t.startsWith(alias[0] + " ") || t.startsWith(alias[0] + "(")) {
+                t = alias[1] + t.substring(alias[0].length());
+                break;
+            }
+        }
+        return t;
+    }
+
+    private static final String[][] TYPE_ALIASES = {{"integer", "int"}, {"boolean", "tinyint"}, {"bool", "tinyint"},
+            {"dec", "decimal"}, {"numeric", "decimal"}, {"fixed", "decimal"}, {"double precision", "double"},
+            {"real", "double"}, {"json", "longtext"}}; // MariaDB lists a JSON column as longtext
+
+    @Override
+    public boolean columnTypeMatches(TargetColumn column, String mysqlType) {
+        String target = normalType(column.columnType());
+        String stated = normalType(mysqlType);
+        if (target.equals(stated)) return true;
+        // a type without its size: the server's default size
+        return switch (stated) {
+            case "char", "binary", "bit" -> target.equals(stated + "(1)");
+            case "decimal" -> target.equals("decimal(10,0)");
+            case "decimal unsigned" -> target.equals("decimal(10,0) unsigned");
+            default -> false;
+        };
     }
 
     @Override

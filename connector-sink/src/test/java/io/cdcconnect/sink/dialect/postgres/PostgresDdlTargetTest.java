@@ -215,6 +215,11 @@ class PostgresDdlTargetTest {
         assertEquals("23503", sqlState("INSERT INTO dst.child VALUES (2, 7, 2)"));
         target.exec("DELETE FROM dst.parent WHERE id = 1");
         assertEquals(List.of(List.of("0")), target.query("SELECT count(*)::text FROM dst.child"), "ON DELETE CASCADE");
+        // MariaDB's JSON column as its SHOW CREATE TABLE writes it: text that is not JSON is refused
+        run(ddl("mdoc", "CREATE TABLE mdoc (id INT PRIMARY KEY, doc LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin "
+                + "DEFAULT NULL CHECK (json_valid(`doc`)))"));
+        target.exec("INSERT INTO dst.mdoc VALUES (1, '{\"a\": 1}'), (2, NULL)");
+        assertEquals("22P02", sqlState("INSERT INTO dst.mdoc VALUES (3, '{not json')"));
         run(ddl("child", "ALTER TABLE child DROP CHECK child_chk_1, DROP CHECK ck_even, DROP FOREIGN KEY fk_p"));
         target.exec("INSERT INTO dst.child VALUES (3, 9, -1)");
         assertEquals(List.of(List.of("child_chk_2")), target.query("SELECT conname FROM pg_constraint WHERE "

@@ -191,6 +191,33 @@ class PostgresDdlTest {
     }
 
     @Test
+    void expressionsAreTranslatedWithTheirMeaningOrRefused() {
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"app\".\"e\" (\"a\" integer, \"b\" integer, "
+                        + "\"u\" char(36) DEFAULT (gen_random_uuid()::text), "
+                        + "\"d\" date DEFAULT (CURRENT_DATE + INTERVAL '30 days'), "
+                        + "\"t\" timestamp(0) without time zone DEFAULT ((CURRENT_TIMESTAMP - INTERVAL '3 months')), "
+                        + "\"q\" numeric(10,2) GENERATED ALWAYS AS (\"a\" * 1.0 / \"b\") STORED, "
+                        + "\"s\" varchar(20) GENERATED ALWAYS AS ((CASE WHEN \"a\" IS NOT DISTINCT FROM \"b\" THEN "
+                        + "'same' ELSE ((\"a\")::text || ('/')::text || (COALESCE(\"b\", 0))::text) END)) STORED, "
+                        + "CONSTRAINT \"e_chk_1\" CHECK (\"a\" > 0 OR \"b\" <> 2 AND NOT \"a\" IN (1, 2)))"),
+                sql("CREATE TABLE e (a INT, b INT, u CHAR(36) DEFAULT (uuid()), "
+                        + "d DATE DEFAULT (CURRENT_DATE + INTERVAL 30 DAY), "
+                        + "t DATETIME DEFAULT (DATE_SUB(NOW(), INTERVAL 1 QUARTER)), "
+                        + "q DECIMAL(10,2) AS (a / b), "
+                        + "s VARCHAR(20) AS (IF(a <=> b, 'same', CONCAT(a, '/', IFNULL(b, 0)))) STORED, "
+                        + "CHECK (a > 0 || b != 2 && !a IN (1, 2)))"));
+        assertEquals("the operator ^ in the expression of generated column `x` has no PostgreSQL equivalent of the "
+                + "same meaning", unsupported("CREATE TABLE e (a INT, x INT AS (a ^ 1))"));
+        assertEquals("the function GREATEST(2 arguments) in DEFAULT of column `x` has no PostgreSQL equivalent of "
+                + "the same meaning", unsupported("CREATE TABLE e (a INT, x INT DEFAULT (GREATEST(1, 2)))"));
+        assertEquals("CHECK `c` is NOT ENFORCED: PostgreSQL has no CHECK that is not checked",
+                unsupported("CREATE TABLE e (a INT, CONSTRAINT c CHECK (a > 0) NOT ENFORCED)"));
+        assertTrue(unsupported("CREATE TABLE p (id INT, PRIMARY KEY (id)) PARTITION BY HASH (id) "
+                + "SUBPARTITION BY KEY (id) SUBPARTITIONS 2 (PARTITION p0)").startsWith("SUBPARTITION BY"));
+        assertTrue(unsupported("ALTER TABLE p PARTITION BY HASH (id) PARTITIONS 2").contains("in place"));
+    }
+
+    @Test
     void alterDropModifyChange() {
         String a = "ALTER TABLE IF EXISTS \"app\".\"t\"";
         assertEquals(List.of(

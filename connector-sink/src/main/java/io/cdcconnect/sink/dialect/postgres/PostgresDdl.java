@@ -34,6 +34,17 @@ import java.util.function.UnaryOperator;
  * first. The statements of one translation are meant to be run in one transaction (PostgreSQL's DDL is
  * transactional). TRUNCATE is emitted as it is: running it again truncates an already empty table.
  *
+ * <h2>Expressions</h2>
+ * {@code DEFAULT (expr)}, generated columns and CHECKs are translated token by token where PostgreSQL says the same:
+ * columns, numbers, strings, {@code + - * % = < > <= >= <> !=}, {@code /} as {@code * 1.0 /} (MySQL divides
+ * exactly), {@code ||}/{@code &&}/{@code !} as OR/AND/NOT, {@code <=>} as IS NOT DISTINCT FROM, AND OR NOT IS NULL
+ * IN BETWEEN LIKE CASE; {@code INTERVAL n unit} as {@code INTERVAL 'n units'}; the clock (CURRENT_DATE,
+ * CURRENT_TIMESTAMP, NOW(), CURDATE(), UTC_TIMESTAMP() ...); and the functions of {@code Parser#function}: UUID()
+ * as {@code gen_random_uuid()::text}, UUID_TO_BIN(x) as bytes, IFNULL, IF, CONCAT (NULL when an argument is), LOWER,
+ * UPPER, LENGTH as octet_length, YEAR()/MONTH()/... as EXTRACT, DATE_ADD/DATE_SUB, CAST, RAND(), JSON_VALID in a
+ * CHECK, and the plain numeric and string ones. Anything else is unsupported, naming it ({@code ^}, {@code DIV},
+ * GREATEST/LEAST, which skip NULLs in PostgreSQL, RAND(seed), JSON paths, ...).
+ *
  * <h2>Statements</h2>
  * <ul>
  *   <li><b>CREATE TABLE [IF NOT EXISTS] t (...)</b>: {@code CREATE TABLE IF NOT EXISTS} with each column's type from
@@ -41,14 +52,23 @@ import java.util.function.UnaryOperator;
  *   and a {@code DEFAULT} that is a literal number, string ({@code E''} form when it holds a backslash; into bytea as
  *   hex, into bit as {@code B''}), {@code b''}/{@code x''} literal (bit, bytea and integer columns), {@code TRUE}/
  *   {@code FALSE}, {@code NULL} or {@code CURRENT_TIMESTAMP[(n)]} (also {@code NOW()}, {@code LOCALTIMESTAMP});
- *   any other default (expressions, zero dates) is dropped with a warning. {@code AUTO_INCREMENT}, {@code COMMENT},
+ *   a zero date default is dropped with a warning; an expression default {@code DEFAULT (expr)} is translated
+ *   (see Expressions) or the statement is unsupported. {@code AUTO_INCREMENT}, {@code COMMENT},
  *   {@code CHARACTER SET}, {@code COLLATE}, {@code ON UPDATE}, TiDB's comments and the table options
- *   ({@code ENGINE}, {@code CHARSET}, {@code ROW_FORMAT}, {@code PARTITION BY}, ...) are dropped silently. A
- *   generated column becomes a plain nullable column (warning). {@code PRIMARY KEY} (table or column level) becomes
- *   a primary key, {@code UNIQUE [KEY|INDEX] [name]} a constraint {@code "t_name"}; a plain {@code KEY}/{@code INDEX}
- *   becomes a separate {@code CREATE INDEX IF NOT EXISTS}; index prefix lengths and ASC/DESC are dropped. FULLTEXT
- *   and SPATIAL indexes, functional key parts, FOREIGN KEY, REFERENCES and CHECK are dropped with a warning.
- *   {@code CREATE TABLE ... LIKE} and {@code CREATE TABLE ... SELECT} are unsupported.</li>
+ *   ({@code ENGINE}, {@code CHARSET}, {@code ROW_FORMAT}, ...) are dropped silently. A generated column
+ *   ({@code [GENERATED ALWAYS] AS (expr) [VIRTUAL|STORED]}) becomes {@code GENERATED ALWAYS AS (expr) STORED}.
+ *   {@code PRIMARY KEY} (table or column level) becomes a primary key, {@code UNIQUE [KEY|INDEX] [name]} a
+ *   constraint {@code "t_name"}; a plain {@code KEY}/{@code INDEX} becomes a separate {@code CREATE INDEX IF NOT
+ *   EXISTS}; index prefix lengths and ASC/DESC are dropped. {@code CHECK (expr)} (column or table level) becomes a
+ *   constraint named as MySQL names it ({@code t_chk_<n>} when unnamed); {@code FOREIGN KEY} a constraint
+ *   ({@code t_ibfk_<n>} when unnamed) {@code DEFERRABLE INITIALLY DEFERRED} (the sink writes a transaction's rows
+ *   table by table); {@code REFERENCES} on a column is dropped with a warning, as MySQL ignores it. {@code PARTITION
+ *   BY} RANGE/LIST [COLUMNS] and [LINEAR] HASH/KEY of columns becomes declarative partitioning, one
+ *   {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES ...} per partition
+ *   ({@code Parser#partitionBy}); partitioning by a function, subpartitions and bounds that are not literals are
+ *   unsupported. FULLTEXT and SPATIAL indexes and functional key parts are dropped with a warning. {@code CREATE
+ *   TABLE x LIKE y} becomes {@code CREATE TABLE IF NOT EXISTS x (LIKE y INCLUDING ALL)}; {@code CREATE TABLE ...
+ *   SELECT} is unsupported.</li>
  *   <li><b>ALTER TABLE t clause, ...</b>, one PostgreSQL statement (or two) per clause, in order:
  *   <ul>
  *     <li>{@code ADD [COLUMN] c def} and {@code ADD [COLUMN] (c def, ...)}: {@code ADD COLUMN IF NOT EXISTS};
@@ -57,9 +77,13 @@ import java.util.function.UnaryOperator;
  *     {@code \x}, JSON null, zero bits, {@code 00:00:00}) in the ADD and a {@code DROP DEFAULT} right after, as
  *     MySQL fills them; dates have no such value.</li>
  *     <li>{@code DROP [COLUMN] c}: {@code DROP COLUMN IF EXISTS}.</li>
- *     <li>{@code MODIFY [COLUMN] c def}: one statement {@code ALTER COLUMN c DROP DEFAULT, ALTER COLUMN c TYPE t
- *     USING c::t, ALTER COLUMN c SET|DROP NOT NULL[, ALTER COLUMN c SET DEFAULT d]} (MySQL redefines the whole
- *     column; the default is dropped first so that a default of the old type does not block the type change).</li>
+ *     <li>{@code MODIFY [COLUMN] c def}: {@code ALTER COLUMN c DROP IDENTITY IF EXISTS, ALTER COLUMN c DROP
+ *     DEFAULT, ALTER COLUMN c TYPE t USING c::t[, ALTER COLUMN c SET NOT NULL][, ALTER COLUMN c SET DEFAULT d]}
+ *     (MySQL redefines the whole column; the default is dropped first so that a default of the old type does not
+ *     block the type change). Without NOT NULL, a {@code DO} block drops NOT NULL only when {@code c} is in no
+ *     primary key and no identity (MySQL keeps a key column NOT NULL; PostgreSQL refuses, 42P16). With
+ *     {@code AUTO_INCREMENT} the identity or sequence default stays (the DROPs are left out) and none is created.
+ *     A generated column cannot be redefined (unsupported); CHECKs on it are added as below.</li>
  *     <li>{@code CHANGE [COLUMN] old new def}: when the names differ, a rename in a {@code DO} block that renames
  *     only while {@code old} exists and {@code new} does not (RENAME COLUMN has no IF EXISTS), then the MODIFY part
  *     on {@code new}. {@code RENAME COLUMN a TO b} is the same rename.</li>
@@ -77,12 +101,17 @@ import java.util.function.UnaryOperator;
  *     CONSTRAINT IF EXISTS "t_name"} (a unique key made by CREATE TABLE) then {@code DROP INDEX IF EXISTS
  *     s."t_name"}; {@code RENAME INDEX|KEY a TO b}: {@code ALTER INDEX s."t_a" RENAME TO "t_b"} in a {@code DO}
  *     block that runs only while {@code t_a} exists and {@code t_b} does not.</li>
+ *     <li>{@code ADD [CONSTRAINT [c]] CHECK (expr)} and {@code ADD [CONSTRAINT [c]] FOREIGN KEY ...}: a {@code DO}
+ *     block adding the constraint while the table has none of that name (unnamed: {@code t_chk_<hash>},
+ *     {@code t_ibfk_<hash>} of the text); {@code DROP CHECK c}, {@code DROP FOREIGN KEY c}: {@code DROP CONSTRAINT
+ *     IF EXISTS c}; {@code DROP CONSTRAINT c}: that and {@code DROP INDEX} as above.</li>
  *     <li>Table options ({@code ENGINE=}, {@code [DEFAULT] CHARSET=}, {@code CONVERT TO CHARACTER SET},
  *     {@code COLLATE=}, {@code COMMENT=}, {@code ROW_FORMAT=}, {@code AUTO_INCREMENT=}, {@code ALGORITHM=},
- *     {@code LOCK=}, {@code FORCE}, ...), {@code PARTITION BY}, {@code REMOVE PARTITIONING}, {@code ALTER INDEX ...
- *     VISIBLE}, {@code ENABLE/DISABLE KEYS}, {@code ORDER BY}, FULLTEXT/SPATIAL/FOREIGN KEY/CHECK additions and
- *     {@code DROP FOREIGN KEY|CHECK}: nothing, with a warning (options only: an empty statement list).</li>
- *     <li>Partition maintenance ({@code ADD/DROP/TRUNCATE/REORGANIZE/EXCHANGE/COALESCE ... PARTITION}) and any
+ *     {@code LOCK=}, {@code FORCE}, ...), {@code ALTER INDEX ... VISIBLE}, {@code ENABLE/DISABLE KEYS},
+ *     {@code ORDER BY}, FULLTEXT/SPATIAL additions: nothing, with a warning (options only: an empty statement
+ *     list).</li>
+ *     <li>{@code PARTITION BY} and {@code REMOVE PARTITIONING} of an existing table (PostgreSQL cannot do either in
+ *     place), partition maintenance ({@code ADD/DROP/TRUNCATE/REORGANIZE/EXCHANGE/COALESCE ... PARTITION}) and any
  *     other clause: unsupported, naming the clause.</li>
  *   </ul></li>
  *   <li><b>TRUNCATE [TABLE] t</b>: {@code TRUNCATE TABLE t}.</li>
@@ -1106,7 +1135,7 @@ public final class PostgresDdl {
 
         /**
          * A MySQL expression up to a ',' or ')' of its own level (not read), as a PostgreSQL expression of the same
-         * meaning ({@link #EXPRESSIONS}); anything else is unsupported, naming what.
+         * meaning (the class comment's Expressions); anything else is unsupported, naming what.
          */
         String expression(String what) {
             List<String> parts = new ArrayList<>();

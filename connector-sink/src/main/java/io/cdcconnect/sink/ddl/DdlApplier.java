@@ -145,8 +145,9 @@ public final class DdlApplier {
         String named = statement.database();
         // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
         if (named != null && (renamed || (schemaMap.containsKey(named) && !schemaMap.get(named).equals(named)))) {
-            LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
-                    targetSchema, origin);
+            onNoEffect.run();
+            LOG.warn("Skipped database-level DDL {} of renamed database {} (schema.map -> {}) from {}: it would act on "
+                    + "the source's name", ddl.kind(), ddl.schema(), targetSchema, origin);
             return Outcome.SKIPPED;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {

@@ -99,8 +99,9 @@ public final class SinkMetrics implements AutoCloseable {
             Metric.counter(DDL_UNSUPPORTED, "statements",
                     "DDL statements the target has no translation for, skipped under ddl.unsupported=skip"),
             Metric.counter(DDL_NO_EFFECT, "statements", "DDL statements that changed nothing, logged at WARN: the "
-                    + "target skipped them (IF EXISTS of an absent object, IF NOT EXISTS of an existing one), or their "
-                    + "error was proved a replay (the result already in the target)"),
+                    + "target skipped them (IF EXISTS of an absent object, IF NOT EXISTS of an existing one), their "
+                    + "error was proved a replay (the result already in the target), or the sink skipped them (CREATE/"
+                    + "DROP/ALTER DATABASE of a database schema.map renames)"),
             Metric.counter(DDL_CLAUSES_DROPPED, "clauses", "parts of DDL statements the target's translation left out "
                     + "on purpose (PostgreSQL: MySQL-only options, FULLTEXT indexes ...), each logged at WARN"),
             Metric.counter(DDL_WAIT_TIMEOUTS, "warnings", "times a DDL statement waited past ddl.barrier.timeout.ms "

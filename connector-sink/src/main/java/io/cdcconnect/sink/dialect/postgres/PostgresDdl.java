@@ -110,9 +110,13 @@ import java.util.function.UnaryOperator;
  *     {@code LOCK=}, {@code FORCE}, ...), {@code ALTER INDEX ... VISIBLE}, {@code ENABLE/DISABLE KEYS},
  *     {@code ORDER BY}, FULLTEXT/SPATIAL additions: nothing, with a warning (options only: an empty statement
  *     list).</li>
+ *     <li>{@code DROP PARTITION p, ...}: the partition's table {@code "t_p"} dropped in a {@code DO} block (an error
+ *     when the table is not partitioned here, rather than rows left behind); {@code TRUNCATE PARTITION p, ...|ALL}:
+ *     {@code TRUNCATE TABLE "t_p", ...} (or t); {@code ADD PARTITION (PARTITION p VALUES IN (...))} of a LIST
+ *     table: {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES IN (...)}.</li>
  *     <li>{@code PARTITION BY} and {@code REMOVE PARTITIONING} of an existing table (PostgreSQL cannot do either in
- *     place), partition maintenance ({@code ADD/DROP/TRUNCATE/REORGANIZE/EXCHANGE/COALESCE ... PARTITION}) and any
- *     other clause: unsupported, naming the clause.</li>
+ *     place), other partition maintenance ({@code ADD PARTITION} of RANGE or HASH, {@code REORGANIZE/EXCHANGE/
+ *     COALESCE ... PARTITION}) and any other clause: unsupported, naming the clause.</li>
  *   </ul></li>
  *   <li><b>TRUNCATE [TABLE] t</b>: {@code TRUNCATE TABLE t}.</li>
  *   <li><b>DROP TABLE [IF EXISTS] t1[, t2]</b>: {@code DROP TABLE IF EXISTS t1, t2}.</li>
@@ -719,7 +723,6 @@ public final class PostgresDdl {
                         + "would have to be created one by one)");
             }
             String parent = table(t);
-            String schema = q(schemaOf(t));
             boolean hash = method.equals("HASH") || method.equals("KEY");
             List<String> names = new ArrayList<>();
             List<String> bounds = new ArrayList<>();
@@ -786,10 +789,61 @@ public final class PostgresDdl {
             for (int k = 0; k < names.size(); k++) {
                 String bound = bounds.get(k) != null ? bounds.get(k)
                         : "FOR VALUES WITH (MODULUS " + names.size() + ", REMAINDER " + k + ")";
-                children.add("CREATE TABLE IF NOT EXISTS " + schema + "." + q(indexName(t.table, names.get(k)))
-                        + " PARTITION OF " + parent + " " + bound);
+                children.add("CREATE TABLE IF NOT EXISTS " + partitionTable(t, names.get(k)) + " PARTITION OF "
+                        + parent + " " + bound);
             }
             return " PARTITION BY " + (hash ? "HASH" : method) + " (" + String.join(", ", cols) + ")";
+        }
+
+        /** {@code p0[, p1 ...]} after DROP/TRUNCATE PARTITION: the rest of the statement. */
+        List<String> partitionNames() {
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name());
+            } while (acceptSym(','));
+            return names;
+        }
+
+        /** The table of MySQL partition {@code p} of {@code t}, as {@link #partitionBy} names it. */
+        String partitionTable(QName t, String p) {
+            return q(schemaOf(t)) + "." + q(indexName(t.table, p));
+        }
+
+        String notPartitioned(QName t) {
+            return "NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = to_regclass(" + lit(table(t))
+                    + ") AND relkind = 'p')";
+        }
+
+        /**
+         * ADD PARTITION (PARTITION p VALUES IN (...), ...) (PARTITION read) of a LIST-partitioned table: one
+         * {@code CREATE TABLE IF NOT EXISTS ... PARTITION OF}. A RANGE partition's lower bound is the previous
+         * partition's upper one, which the statement does not carry; HASH partitions are spread anew: unsupported.
+         */
+        void addPartitions(QName t) {
+            int start = peek().start;
+            expectSym('(');
+            do {
+                expect("PARTITION");
+                String p = name();
+                if (!accept("VALUES", "IN")) {
+                    throw new Unsupported("ADD PARTITION '" + cut(sql.substring(start), 60) + "' has no PostgreSQL "
+                            + "translation: only LIST partitions (VALUES IN) can be added, a RANGE partition's lower "
+                            + "bound is not in the statement");
+                }
+                expectSym('(');
+                List<String> in = new ArrayList<>();
+                do {
+                    in.add(literal());
+                } while (acceptSym(','));
+                expectSym(')');
+                while (!atSym(',') && !atSym(')')) {
+                    if (atEnd()) throw new Unsupported("unterminated ADD PARTITION");
+                    skipOne();
+                }
+                out.add("CREATE TABLE IF NOT EXISTS " + partitionTable(t, p) + " PARTITION OF " + table(t)
+                        + " FOR VALUES IN (" + String.join(", ", in) + ")");
+            } while (acceptSym(','));
+            expectSym(')');
         }
 
         /** {@code (MINVALUE, ...)} for {@code n} columns. */
@@ -1681,6 +1735,15 @@ public final class PostgresDdl {
                     throw new Unsupported("'" + partitionWords(clauseStart) + "' of an existing table has no "
                             + "PostgreSQL translation: PostgreSQL cannot partition a table, or stop partitioning it, "
                             + "in place");
+                } else if (accept("TRUNCATE", "PARTITION")) {
+                    if (accept("ALL")) {
+                        out.add("TRUNCATE TABLE " + table(t));
+                    } else {
+                        List<String> children = new ArrayList<>();
+                        for (String p : partitionNames()) children.add(partitionTable(t, p));
+                        // no IF EXISTS: a partition the table does not have here is an error, not a silent no-op
+                        out.add("TRUNCATE TABLE " + String.join(", ", children));
+                    }
                 } else if (at("ADD", "PARTITION") || at("DROP", "PARTITION") || at("TRUNCATE", "PARTITION")
                         || at("COALESCE") || at("REORGANIZE") || at("EXCHANGE") || at("DISCARD")
                         || at("IMPORT") || at("REBUILD") || at("REPAIR") || at("OPTIMIZE") || at("ANALYZE")
@@ -1761,8 +1824,9 @@ public final class PostgresDdl {
                 alterAddKey(t);
                 return;
             }
-            if (!column && at("PARTITION")) {
-                throw new Unsupported("partition maintenance 'ADD PARTITION' has no PostgreSQL translation");
+            if (!column && accept("PARTITION")) {
+                addPartitions(t);
+                return;
             }
             accept("IF", "NOT", "EXISTS");
             if (acceptSym('(')) {
@@ -1869,8 +1933,16 @@ public final class PostgresDdl {
                 // a CHECK or a foreign key (named as in MySQL), or a unique key (named as an index)
                 out.add(alter + " DROP CONSTRAINT IF EXISTS " + q(n));
                 dropIndex(t, n);
-            } else if (at("PARTITION")) {
-                throw new Unsupported("partition maintenance 'DROP PARTITION' has no PostgreSQL translation");
+            } else if (accept("PARTITION")) {
+                accept("IF", "EXISTS");
+                // DROP PARTITION deletes the partition's rows (no row event says so): its table goes
+                for (String p : partitionNames()) {
+                    String child = partitionTable(t, p);
+                    out.add(doBlock("BEGIN IF to_regclass(" + lit(child) + ") IS NOT NULL THEN DROP TABLE " + child
+                            + "; ELSIF " + notPartitioned(t) + " THEN RAISE EXCEPTION " + lit("table " + table(t)
+                            + " is not partitioned here: DROP PARTITION " + p + " cannot delete that partition's rows")
+                            + "; END IF; END"));
+                }
             } else {
                 accept("COLUMN");
                 accept("IF", "EXISTS");

@@ -307,10 +307,12 @@ class PostgresDdlTest {
     void unsupportedAlterClausesAreNamed() {
         assertEquals("ALTER TABLE clause 'ALTER CHECK `c` NOT ENFORCED' has no PostgreSQL translation",
                 unsupported("ALTER TABLE t ADD COLUMN x int, ALTER CHECK c NOT ENFORCED"));
-        assertEquals("partition maintenance 'DROP PARTITION' has no PostgreSQL translation",
-                unsupported("ALTER TABLE t DROP PARTITION p0"));
-        assertEquals("partition maintenance 'TRUNCATE PARTITION `p0`' has no PostgreSQL translation",
-                unsupported("ALTER TABLE t TRUNCATE PARTITION p0"));
+        assertEquals("partition maintenance 'COALESCE PARTITION 2' has no PostgreSQL translation",
+                unsupported("ALTER TABLE t COALESCE PARTITION 2"));
+        assertTrue(unsupported("ALTER TABLE t ADD PARTITION (PARTITION p9 VALUES LESS THAN (90))")
+                .contains("only LIST partitions (VALUES IN) can be added"));
+        assertEquals(List.of("TRUNCATE TABLE \"app\".\"t_p0\", \"app\".\"t_p1\""),
+                sql("ALTER TABLE t TRUNCATE PARTITION p0, p1"));
         // TiDB's own clause is not MySQL DDL: the sink's reading refuses it before any translation
         assertTrue(unsupported("ALTER TABLE t SET TIFLASH REPLICA 1").contains("does not parse"));
     }

@@ -387,6 +387,12 @@ public final class PostgresDialect extends StandardSqlDialect {
             if (!notes.isEmpty()) didNothing.add(String.join("; ", notes));
         }
         ran.addAll(t.statements());
+        // every statement of an ALTER TABLE acts on its table: absent ("relation ... does not exist, skipping"), the
+        // guarded ones (DO blocks) did nothing either, without a notice of their own
+        if (parsed.kind() == io.cdcconnect.sink.ddl.DdlPolicy.Kind.ALTER_TABLE && !didNothing.isEmpty()
+                && didNothing.stream().anyMatch(n -> n.contains("does not exist, skipping"))) {
+            while (didNothing.size() < ran.size()) didNothing.add(didNothing.get(0));
+        }
         return new DdlRun(ran, didNothing, t.warnings());
     }
 

@@ -157,6 +157,10 @@ class PostgresDdlTargetTest {
             driver.put(ddl("made", "CREATE TABLE IF NOT EXISTS made (id INT PRIMARY KEY)"));
             driver.awaitApplied();
             assertEquals(2.0, JmxMeters.read(SinkMetrics.DDL_NO_EFFECT, "driver", "noeffect"));
+            // an ALTER of a table the stream never created: its guarded statements did nothing either
+            driver.put(ddl("never_created", "ALTER TABLE never_created MODIFY v INT, ADD COLUMN w INT"));
+            driver.awaitApplied();
+            assertEquals(3.0, JmxMeters.read(SinkMetrics.DDL_NO_EFFECT, "driver", "noeffect"));
         }
     }
 

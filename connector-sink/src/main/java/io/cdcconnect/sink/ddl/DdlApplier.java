@@ -24,9 +24,9 @@ import java.util.regex.Pattern;
  * speaks another language), harmless on replay: an error that may mean "already done"
  * ({@link SqlDialect#ddlAlreadyApplied}) is swallowed only when the statement's result is provably in the target
  * ({@link DdlEffect}), and then logged at WARN and counted, as is a statement the target says did nothing (a skipped
- * {@code IF [NOT] EXISTS}); any other error is a refusal ({@link DdlRejectedException}). A statement sent again runs again: after
- * a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements come again
- * in their order, with the rows between them, and converge to the same end as the first time.
+ * {@code IF [NOT] EXISTS}); any other error is a refusal ({@link DdlRejectedException}). A statement sent again runs
+ * again: after a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements
+ * come again in their order, with the rows between them, and converge to the same end as the first time.
  */
 public final class DdlApplier {
 
@@ -214,11 +214,16 @@ public final class DdlApplier {
         return Outcome.APPLIED;
     }
 
-    /** {@link DdlEffect#inEffect}; a failure to read the catalog proves nothing. */
-    private boolean inEffect(Connection c, ParsedDdl statement, String targetSchema, Map<String, String> schemaMap) {
+    /**
+     * {@link DdlEffect#inEffect}. An outage while reading the catalog is thrown (the statement is retried); any other
+     * failure to read it proves nothing.
+     */
+    private boolean inEffect(Connection c, ParsedDdl statement, String targetSchema, Map<String, String> schemaMap)
+            throws SQLException {
         try {
             return DdlEffect.inEffect(c, dialect, statement, targetSchema, schemaMap);
         } catch (SQLException e) {
+            if (dialect.retryable(e) || dialect.connectionLost(e)) throw e;
             LOG.warn("Could not read the target's catalog to tell whether DDL {} is in effect: {}", statement,
                     dialect.describe(e));
             return false;

@@ -82,10 +82,13 @@ class DdlEffectTest {
                 // the same errors where the result is not in the target: refused, to the dead-letter queue
                 driver.put(ddl("t", "ALTER TABLE t ADD COLUMN due INT"), // 1060, but due is a DATE
                         ddl("t", "ALTER TABLE t ADD COLUMN bad INT DEFAULT (nosuch + 1)"), // 1054, bad absent
-                        ddl("t", "ALTER TABLE t CHANGE zz b BIGINT")); // 1054, but zz is gone and b is there: a replay
+                        ddl("t", "ALTER TABLE t CHANGE zz b BIGINT"), // 1054, but zz is gone and b is there: a replay
+                        // 1054 for the expression, though b is there: its default is not what the statement says
+                        ddl("t", "ALTER TABLE t MODIFY b BIGINT DEFAULT (nosuch + 1)"));
                 driver.awaitApplied();
                 List<StandInSinkTaskContext.Report> r = reports(context);
-                assertEquals(2, r.size(), r.toString());
+                assertEquals(3, r.size(), r.toString());
+                assertTrue(r.get(2).error().getMessage().contains("1054"), r.get(2).error().getMessage());
                 assertTrue(r.get(0).error().getMessage().contains("1060"), r.get(0).error().getMessage());
                 assertTrue(r.get(1).error().getMessage().contains("1054"), r.get(1).error().getMessage());
                 assertEquals(5.0, JmxMeters.read(SinkMetrics.DDL_NO_EFFECT, "driver", "effect"));

@@ -66,7 +66,9 @@ import java.util.function.UnaryOperator;
  *   BY} RANGE/LIST [COLUMNS] and [LINEAR] HASH/KEY of columns becomes declarative partitioning, one
  *   {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES ...} per partition
  *   ({@code Parser#partitionBy}); partitioning by a function, subpartitions and bounds that are not literals are
- *   unsupported. FULLTEXT and SPATIAL indexes and functional key parts are dropped with a warning. {@code CREATE
+ *   unsupported. A functional key part {@code ((expr))} becomes the translated expression (a unique key on one: a
+ *   {@code CREATE UNIQUE INDEX}); one without a translation is refused in a unique key and dropped with its index,
+ *   with a warning, otherwise. FULLTEXT and SPATIAL indexes are dropped with a warning. {@code CREATE
  *   TABLE x LIKE y} becomes {@code CREATE TABLE IF NOT EXISTS x (LIKE y INCLUDING ALL)}; {@code CREATE TABLE ...
  *   SELECT} is unsupported.</li>
  *   <li><b>ALTER TABLE t clause, ...</b>, one PostgreSQL statement (or two) per clause, in order:
@@ -605,10 +607,14 @@ public final class PostgresDdl {
                     if (!accept("KEY")) accept("INDEX");
                     String name = optionalIndexName();
                     if (name == null) name = constraint;
-                    List<String> cols = keyParts("unique key");
+                    List<String> cols = keyParts("unique key", true);
                     skipElement();
-                    if (cols != null) {
-                        String n = keyName(name, cols, keyNames);
+                    String n = keyName(name, cols, keyNames);
+                    if (cols.stream().anyMatch(k -> k.startsWith("("))) {
+                        // a UNIQUE constraint holds columns only: on an expression it is a unique index
+                        after.add("CREATE UNIQUE INDEX IF NOT EXISTS " + q(indexName(t.table, n)) + " ON "
+                                + table(t) + " (" + String.join(", ", cols) + ")");
+                    } else {
                         constraints.add("CONSTRAINT " + q(indexName(t.table, n)) + " UNIQUE ("
                                 + String.join(", ", cols) + ")");
                     }
@@ -895,25 +901,40 @@ public final class PostgresDdl {
                 return given;
             }
             String first = quotedCols.get(0);
-            String base = first.substring(1, first.length() - 1).replace("\"\"", "\"");
+            // MySQL's name for an unnamed functional key: functional_index
+            String base = first.startsWith("(") ? "functional_index"
+                    : first.substring(1, first.length() - 1).replace("\"\"", "\"");
             String n = base;
             for (int k = 2; used.contains(n.toLowerCase(Locale.ROOT)); k++) n = base + "_" + k;
             used.add(n.toLowerCase(Locale.ROOT));
             return n;
         }
 
-        /**
-         * {@code (a, b(10) DESC, ...)} as quoted column names, prefix lengths and order dropped; null (with a
-         * warning) when a key part is an expression.
-         */
         List<String> keyParts(String what) {
+            return keyParts(what, false);
+        }
+
+        /**
+         * {@code (a, b(10) DESC, ((expr)), ...)} as quoted column names, prefix lengths and order dropped, a
+         * functional key part as its PostgreSQL expression in parentheses. When an expression has no translation:
+         * for a unique key unsupported (the key says which rows may exist), for another index null with a warning
+         * (an index only makes lookups faster).
+         */
+        List<String> keyParts(String what, boolean unique) {
             expectSym('(');
             List<String> cols = new ArrayList<>();
-            boolean expression = false;
+            String untranslated = null;
             while (true) {
                 if (atSym('(')) {
-                    expression = true;
-                    skipOne();
+                    int from = i;
+                    try {
+                        cols.add(parenthesized("a key part of " + what));
+                    } catch (Unsupported e) {
+                        if (unique) throw e;
+                        i = from;
+                        skipOne();
+                        untranslated = e.getMessage();
+                    }
                 } else {
                     cols.add(q(name()));
                     if (atSym('(')) skipOne(); // prefix length
@@ -926,8 +947,8 @@ public final class PostgresDdl {
                 expectSym(')');
                 break;
             }
-            if (expression) {
-                warnings.add(what + " on an expression dropped: functional key parts are not translated");
+            if (untranslated != null) {
+                warnings.add(what + " on an expression dropped: " + untranslated);
                 return null;
             }
             return cols;
@@ -1549,7 +1570,7 @@ public final class PostgresDdl {
             if (accept("USING")) next();
             expect("ON");
             QName t = qname();
-            List<String> cols = keyParts("index `" + name + "`");
+            List<String> cols = keyParts("index `" + name + "`", unique);
             // index options, ALGORITHM=, LOCK= are MySQL's own
             while (!atEnd()) skipOne();
             end();
@@ -1879,7 +1900,7 @@ public final class PostgresDdl {
                 if (!accept("KEY")) accept("INDEX");
                 String name = optionalIndexName();
                 if (name == null) name = constraint;
-                List<String> cols = keyParts("unique key");
+                List<String> cols = keyParts("unique key", true);
                 skipElement();
                 if (cols != null) {
                     String n = keyName(name, cols, new HashSet<>());

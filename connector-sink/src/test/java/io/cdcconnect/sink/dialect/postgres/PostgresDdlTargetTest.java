@@ -247,6 +247,11 @@ class PostgresDdlTargetTest {
                 target.query("SELECT length(u)::text, octet_length(ub)::text, (due - CURRENT_DATE)::text, "
                         + "(later > now()::timestamp + interval '59 minutes')::text, tag FROM dst.dflt ORDER BY id"));
         assertEquals(List.of(List.of("2")), target.query("SELECT count(DISTINCT u)::text FROM dst.dflt"));
+        // a unique key on an expression holds on PostgreSQL too
+        run(ddl("fu", "CREATE TABLE fu (id INT PRIMARY KEY, email VARCHAR(50), UNIQUE KEY uq_email ((LOWER(email))))"),
+                ddl("fu", "CREATE INDEX ix_dom ON fu ((SUBSTRING_INDEX(email, '@', -1)))")); // no translation: left out
+        target.exec("INSERT INTO dst.fu VALUES (1, 'Ann@x.org')");
+        assertEquals("23505", sqlState("INSERT INTO dst.fu VALUES (2, 'ann@x.org')"));
         // without an equivalent of the same meaning: refused with the reason, the task goes on
         List<StandInSinkTaskContext.Report> r = runTolerating(
                 ddl("dflt", "ALTER TABLE dflt ADD COLUMN r DOUBLE DEFAULT (RAND(7))"));

@@ -316,7 +316,10 @@ public interface SqlDialect {
     /** The column the server names in its message, or null. */
     String rejectedColumn(SQLException e);
 
-    /** A DDL error that means "already done": a replayed statement. */
+    /**
+     * A DDL error that may mean "already done" (a replayed statement): only a candidate, which
+     * {@code io.cdcconnect.sink.ddl.DdlEffect} confirms by reading the target's catalog.
+     */
     boolean ddlAlreadyApplied(SQLException e);
 
     /** "error 1213 (40001): Deadlock found ...": for messages. */

@@ -333,9 +333,11 @@ public final class CdcSinkConfig extends AbstractConfig {
         d.define(DDL_UNSUPPORTED, Type.STRING, "fail",
                 ConfigDef.ValidString.in(DDL_UNSUPPORTED_VALUES.toArray(new String[0])), Importance.LOW,
                 "What a DDL statement does that the target has no translation for (PostgreSQL translates CREATE "
-                        + "TABLE, ADD/DROP/MODIFY/CHANGE COLUMN, indexes, TRUNCATE, DROP TABLE, RENAME TABLE and "
-                        + "databases as schemas; MySQL-family targets run every statement as it is): fail stops the "
-                        + "task naming the statement, so it can be applied by hand; skip logs a warning and counts it "
+                        + "TABLE [LIKE], ADD/DROP/MODIFY/CHANGE COLUMN, generated columns, CHECK and FOREIGN KEY, "
+                        + "expression defaults, PARTITION BY of columns, indexes, TRUNCATE, DROP TABLE, RENAME TABLE "
+                        + "and databases as schemas; MySQL-family targets run every statement as the sink writes it): "
+                        + "fail refuses the statement naming it and why, so it can be applied by hand (the dead-letter "
+                        + "queue under errors.tolerance=all, else the task fails); skip logs a warning and counts it "
                         + "in the sink metric ddl-unsupported-total.",
                 GROUP_APPLY, ++o, Width.SHORT, "Unsupported DDL");
         d.define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,

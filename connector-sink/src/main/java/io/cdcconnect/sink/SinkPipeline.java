@@ -216,7 +216,7 @@ public final class SinkPipeline implements AutoCloseable {
         // what a DDL changed reaches every worker's statement cache
         io.cdcconnect.sink.stmtcache.TableChanges tableChanges = new io.cdcconnect.sink.stmtcache.TableChanges();
         DdlApplier applier = new DdlApplier(ds, dialect, config.ddlUnsupportedSkip(), metrics::ddlUnsupported,
-                tableChanges);
+                tableChanges, metrics::ddlNoEffect, metrics::ddlClauseDropped);
         DdlExecutor executor = DdlExecutor.of(applier, schemaMap, retry, metrics::retry);
         TableAutoCreator tables = new TableAutoCreator(config.autoCreate(), config.autoEvolve(), applier,
                 DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase(), dialect.systemSchemas()), shapes,

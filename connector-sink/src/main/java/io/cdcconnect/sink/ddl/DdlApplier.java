@@ -21,10 +21,12 @@ import java.util.regex.Pattern;
 
 /**
  * Runs DDL statements in the mapped target database through the dialect (which translates them where the target
- * speaks another language), harmless on replay: errors that mean "already done" ({@link SqlDialect#ddlAlreadyApplied})
- * are logged at INFO and swallowed. A statement sent again runs again: after
- * a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements come again
- * in their order, with the rows between them, and converge to the same end as the first time.
+ * speaks another language), harmless on replay: an error that may mean "already done"
+ * ({@link SqlDialect#ddlAlreadyApplied}) is swallowed only when the statement's result is provably in the target
+ * ({@link DdlEffect}), and then logged at WARN and counted, as is a statement the target says did nothing (a skipped
+ * {@code IF [NOT] EXISTS}); any other error is a refusal ({@link DdlRejectedException}). A statement sent again runs
+ * again: after a sink restart the DDL checkpoint skips the records it covers; after a source restart the statements
+ * come again in their order, with the rows between them, and converge to the same end as the first time.
  */
 public final class DdlApplier {
 
@@ -37,6 +39,8 @@ public final class DdlApplier {
     private final SqlDialect dialect;
     private final boolean skipUnsupported;
     private final Runnable onUnsupported;
+    private final Runnable onNoEffect;
+    private final Runnable onDropped;
 
     /**
      * @param skipUnsupported {@code ddl.unsupported=skip}: a statement the target has no translation for is skipped
@@ -49,6 +53,18 @@ public final class DdlApplier {
     /** @param tableChanges what the workers' statement caches learn of the tables a statement changed */
     public DdlApplier(DataSource dataSource, SqlDialect dialect, boolean skipUnsupported, Runnable onUnsupported,
                       TableChanges tableChanges) {
+        this(dataSource, dialect, skipUnsupported, onUnsupported, tableChanges, () -> { }, () -> { });
+    }
+
+    /**
+     * @param onNoEffect counts a statement that changed nothing on purpose: the target skipped it ({@code IF
+     *                   [NOT] EXISTS}), or its error was proved a replay ({@link DdlEffect})
+     * @param onDropped  counts a part of a statement the target's translation left out on purpose
+     */
+    public DdlApplier(DataSource dataSource, SqlDialect dialect, boolean skipUnsupported, Runnable onUnsupported,
+                      TableChanges tableChanges, Runnable onNoEffect, Runnable onDropped) {
+        this.onNoEffect = onNoEffect;
+        this.onDropped = onDropped;
         this.tableChanges = tableChanges;
         this.dataSource = dataSource;
         this.dialect = dialect;
@@ -129,8 +145,9 @@ public final class DdlApplier {
         String named = statement.database();
         // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
         if (named != null && (renamed || (schemaMap.containsKey(named) && !schemaMap.get(named).equals(named)))) {
-            LOG.info("Skipped database-level DDL of renamed database {} (schema.map -> {}) from {}", ddl.schema(),
-                    targetSchema, origin);
+            onNoEffect.run();
+            LOG.warn("Skipped database-level DDL {} of renamed database {} (schema.map -> {}) from {}: it would act on "
+                    + "the source's name", ddl.kind(), ddl.schema(), targetSchema, origin);
             return Outcome.SKIPPED;
         }
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
@@ -139,7 +156,22 @@ public final class DdlApplier {
             dialect.setNetworkTimeout(c, 0);
             c.setAutoCommit(true);
             try {
-                List<String> ran = dialect.applyDdl(st, ddl, statement, targetSchema, schemaMap);
+                SqlDialect.DdlRun run = dialect.applyDdl(st, ddl, statement, targetSchema, schemaMap);
+                List<String> ran = run.statements();
+                for (String d : run.dropped()) {
+                    onDropped.run();
+                    LOG.warn("DDL {} in {} (commitTs {}, from {}): {}", ddl.kind(), dialect.quote(targetSchema),
+                            ddl.commitTs(), origin, d);
+                }
+                // every statement it came to was skipped by the target (a translation's several statements may
+                // each skip a part, e.g. DROP INDEX's constraint or index, without the whole doing nothing)
+                if (!ran.isEmpty() && run.didNothing().size() >= ran.size()) {
+                    onNoEffect.run();
+                    LOG.warn("DDL {} in {} (commitTs {}, from {}) did nothing: the target says {} -- ran {}",
+                            ddl.kind(), dialect.quote(targetSchema), ddl.commitTs(), origin,
+                            String.join("; ", run.didNothing()), redact(String.join("; ", ran)));
+                    return Outcome.ALREADY_APPLIED;
+                }
                 if (quiet) {
                     LOG.debug("Ran {} in {} as {}", redact(ddl.query()), dialect.quote(targetSchema),
                             redact(String.join("; ", ran)));
@@ -150,17 +182,19 @@ public final class DdlApplier {
                 }
             } catch (UnsupportedDdlException e) {
                 if (!skipUnsupported) {
-                    throw new SQLException("DDL from " + origin + " cannot be applied to the " + dialect.name()
+                    // what the statement says, not an outage: a refusal (the dead-letter queue under
+                    // errors.tolerance=all), never a retry
+                    throw new DdlRejectedException("DDL from " + origin + " cannot be applied to the " + dialect.name()
                             + " target: " + e.getMessage() + " -- statement: " + redact(ddl.query()) + ". Apply it by "
                             + "hand and set ddl.unsupported=skip, or skip such statements with ddl.unsupported=skip",
-                            e.getSQLState());
+                            e.getSQLState(), 0);
                 }
                 onUnsupported.run();
                 LOG.warn("Skipped DDL {} from {} (ddl.unsupported=skip): {} -- statement: {}", ddl.kind(), origin,
                         e.getMessage(), redact(ddl.query()));
                 return Outcome.SKIPPED;
             } catch (SQLException e) {
-                if (!dialect.ddlAlreadyApplied(e)) {
+                if (!dialect.ddlAlreadyApplied(e) || !inEffect(c, statement, targetSchema, schemaMap)) {
                     // the server's own message may quote the statement: keep only the masked copy, not the cause
                     String message = "DDL from " + origin + " in " + dialect.quote(targetSchema) + " failed: "
                             + redact(dialect.describe(e)) + " -- statement: " + redact(ddl.query());
@@ -170,11 +204,29 @@ public final class DdlApplier {
                     // what the statement says, not an outage: no retry changes it
                     throw new DdlRejectedException(message, e.getSQLState(), e.getErrorCode());
                 }
-                LOG.info("DDL {} in {} (commitTs {}, from {}) already in effect: {}", ddl.kind(),
-                        dialect.quote(targetSchema), ddl.commitTs(), origin, dialect.describe(e));
+                onNoEffect.run();
+                LOG.warn("DDL {} in {} (commitTs {}, from {}) did nothing: its result is in the target already "
+                                + "(a replay; the target said {})", ddl.kind(), dialect.quote(targetSchema),
+                        ddl.commitTs(), origin, dialect.describe(e));
                 return Outcome.ALREADY_APPLIED;
             }
         }
         return Outcome.APPLIED;
+    }
+
+    /**
+     * {@link DdlEffect#inEffect}. An outage while reading the catalog is thrown (the statement is retried); any other
+     * failure to read it proves nothing.
+     */
+    private boolean inEffect(Connection c, ParsedDdl statement, String targetSchema, Map<String, String> schemaMap)
+            throws SQLException {
+        try {
+            return DdlEffect.inEffect(c, dialect, statement, targetSchema, schemaMap);
+        } catch (SQLException e) {
+            if (dialect.retryable(e) || dialect.connectionLost(e)) throw e;
+            LOG.warn("Could not read the target's catalog to tell whether DDL {} is in effect: {}", statement,
+                    dialect.describe(e));
+            return false;
+        }
     }
 }

@@ -219,12 +219,74 @@ public interface SqlDialect {
      * this target (translated where it speaks another language), qualified names rewritten by {@code schemaMap}. The
      * message's text itself never runs.
      *
-     * @return the statements run, for the log
+     * @return the statements run, what the target said did nothing, and what the translation left out
      * @throws UnsupportedDdlException when the target has no translation for the statement
      */
-    List<String> applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl statement,
-                          String targetSchema, Map<String, String> schemaMap)
+    DdlRun applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl statement,
+                    String targetSchema, Map<String, String> schemaMap)
             throws SQLException;
+
+    /**
+     * What running one DDL statement came to.
+     *
+     * @param statements the statements run, for the log
+     * @param didNothing the target's own notes, one entry per statement of {@code statements} that changed nothing
+     *                   ({@link #didNothing}): IF EXISTS on an absent table, IF NOT EXISTS on an existing one
+     * @param dropped    what a translation left out of the statement on purpose, each with its reason
+     */
+    record DdlRun(List<String> statements, List<String> didNothing, List<String> dropped) {
+        public DdlRun {
+            statements = List.copyOf(statements);
+            didNothing = List.copyOf(didNothing);
+            dropped = List.copyOf(dropped);
+        }
+    }
+
+    /**
+     * The target's note that the statement {@code st} last ran changed nothing (a skipped {@code IF [NOT] EXISTS}),
+     * from its warnings; empty when it did something.
+     */
+    default List<String> didNothing(Statement st) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * Whether index {@code index} (its MySQL name, as the stream's statement names it) of {@code schema.table} exists:
+     * for {@code io.cdcconnect.sink.ddl.DdlEffect}, which checks a statement's intended result after an error.
+     */
+    boolean indexExists(Connection c, String schema, String table, String index) throws SQLException;
+
+    /** Whether constraint {@code name} (a foreign key or a CHECK) of {@code schema.table} exists. */
+    default boolean constraintExists(Connection c, String schema, String table, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.table_constraints WHERE "
+                + "constraint_schema = ? AND table_name = ? AND constraint_name = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            ps.setString(3, name);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Whether schema (a MySQL database) {@code schema} exists. */
+    default boolean schemaExists(Connection c, String schema) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.schemata WHERE "
+                + "schema_name = ?")) {
+            ps.setString(1, schema);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Whether the target's column has the type a MySQL column definition names ({@code mysqlType}, e.g.
+     * {@code int(11) unsigned}), as far as this target can tell: for the "already in effect" check.
+     */
+    default boolean columnTypeMatches(TargetColumn column, String mysqlType) {
+        return true;
+    }
 
     /** The SQL of the sink's own tables (DDL checkpoint, cross-task coordination) in {@code schema}. */
     ControlSql control(String schema);
@@ -254,7 +316,10 @@ public interface SqlDialect {
     /** The column the server names in its message, or null. */
     String rejectedColumn(SQLException e);
 
-    /** A DDL error that means "already done": a replayed statement. */
+    /**
+     * A DDL error that may mean "already done" (a replayed statement): only a candidate, which
+     * {@code io.cdcconnect.sink.ddl.DdlEffect} confirms by reading the target's catalog.
+     */
     boolean ddlAlreadyApplied(SQLException e);
 
     /** "error 1213 (40001): Deadlock found ...": for messages. */

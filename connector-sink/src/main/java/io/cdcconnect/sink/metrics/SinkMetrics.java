@@ -44,6 +44,8 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String DDL_APPLIED = "ddl-applied-total";
     public static final String DDL_SKIPPED = "ddl-skipped-total";
     public static final String DDL_UNSUPPORTED = "ddl-unsupported-total";
+    public static final String DDL_NO_EFFECT = "ddl-no-effect-total";
+    public static final String DDL_CLAUSES_DROPPED = "ddl-clauses-dropped-total";
     public static final String DDL_WAIT_TIMEOUTS = "ddl-wait-timeouts-total";
     public static final String ERRANT_RECORDS = "records-errant-total";
     public static final String TABLES_CREATED = "tables-created-total";
@@ -96,6 +98,12 @@ public final class SinkMetrics implements AutoCloseable {
             Metric.counter(DDL_SKIPPED, "statements", "DDL statements of a kind ddl.apply leaves out"),
             Metric.counter(DDL_UNSUPPORTED, "statements",
                     "DDL statements the target has no translation for, skipped under ddl.unsupported=skip"),
+            Metric.counter(DDL_NO_EFFECT, "statements", "DDL statements that changed nothing, logged at WARN: the "
+                    + "target skipped them (IF EXISTS of an absent object, IF NOT EXISTS of an existing one), their "
+                    + "error was proved a replay (the result already in the target), or the sink skipped them (CREATE/"
+                    + "DROP/ALTER DATABASE of a database schema.map renames)"),
+            Metric.counter(DDL_CLAUSES_DROPPED, "clauses", "parts of DDL statements the target's translation left out "
+                    + "on purpose (PostgreSQL: MySQL-only options, FULLTEXT indexes ...), each logged at WARN"),
             Metric.counter(DDL_WAIT_TIMEOUTS, "warnings", "times a DDL statement waited past ddl.barrier.timeout.ms "
                     + "for its partitions (it keeps waiting; docs/ordering.md)"),
             Metric.counter(TABLES_CREATED, "tables", "target tables created from a row's columns (auto.create)"),
@@ -120,6 +128,8 @@ public final class SinkMetrics implements AutoCloseable {
     private final LongAdder ddlSkipped;
     private final LongAdder ddlUnsupported;
     private final LongAdder ddlWaitTimeouts;
+    private final LongAdder ddlNoEffect;
+    private final LongAdder ddlClausesDropped;
     private final LongAdder errant;
     private final LongAdder tablesCreated;
     private final LongAdder columnsAdded;
@@ -152,6 +162,8 @@ public final class SinkMetrics implements AutoCloseable {
         ddlSkipped = set.counter(DDL_SKIPPED);
         ddlUnsupported = set.counter(DDL_UNSUPPORTED);
         ddlWaitTimeouts = set.counter(DDL_WAIT_TIMEOUTS);
+        ddlNoEffect = set.counter(DDL_NO_EFFECT);
+        ddlClausesDropped = set.counter(DDL_CLAUSES_DROPPED);
         errant = set.counter(ERRANT_RECORDS);
         tablesCreated = set.counter(TABLES_CREATED);
         columnsAdded = set.counter(COLUMNS_ADDED);
@@ -278,6 +290,14 @@ public final class SinkMetrics implements AutoCloseable {
 
     public void ddlSkipped() {
         ddlSkipped.increment();
+    }
+
+    public void ddlNoEffect() {
+        ddlNoEffect.increment();
+    }
+
+    public void ddlClauseDropped() {
+        ddlClausesDropped.increment();
     }
 
     public void ddlUnsupported() {

@@ -133,6 +133,13 @@ public final class MySqlDdlParser {
             "LN", "LOG", "LOG2", "LOG10", "PI", "RAND", "CONV", "BIN", "OCT", "ASCII", "ORD", "CHAR", "FIELD", "ELT",
             "FORMAT", "ST_GEOMFROMTEXT", "POINT");
 
+    /**
+     * Reserved words MySQL reads as a call of a function without parentheses wherever they stand unquoted in an
+     * expression: the clock. (A column of that name can only be written quoted, and then stays a name.)
+     */
+    private static final Set<String> NILADIC = Set.of("CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
+            "LOCALTIME", "LOCALTIMESTAMP", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP");
+
     /** Parts of an expression no schema change needs. */
     private static final Set<String> REFUSED_IN_EXPRESSIONS = Set.of("SubqueryExpressionAtom", "ExistsExpressionAtom",
             "SubqueryComparisonPredicate", "UdfFunctionCall", "PasswordFunctionCall", "AggregateWindowedFunction",
@@ -350,6 +357,24 @@ public final class MySqlDdlParser {
             }
             ParserRuleContext c = (ParserRuleContext) t;
             String name = rule(c);
+            if ((name.equals("Uid") || name.equals("SimpleId") || name.equals("FullColumnName"))
+                    && NILADIC.contains(c.getText().toUpperCase(Locale.ROOT))) {
+                // the grammar reads an unquoted CURRENT_DATE in an expression as a name; MySQL (reserved words)
+                // as the function: a keyword, never a quoted identifier the server would look up as a column
+                pieces.add(new ParsedDdl.Word(c.getText().toUpperCase(Locale.ROOT), gapBefore(c.getStart())));
+                return;
+            }
+            if (name.equals("UdfFunctionCall")) {
+                // a built-in the grammar has no keyword for (UUID_TO_BIN, BIN_TO_UUID, ...) reads as a user-defined
+                // function: one of the listed built-ins, unquoted, is a call of it; anything else stays refused
+                ParseTree fn = c.getChild(0);
+                String text = fn.getText();
+                if (SIMPLE_NAME.matcher(text).matches() && FUNCTIONS.contains(text.toUpperCase(Locale.ROOT))) {
+                    pieces.add(new ParsedDdl.Word(text.toUpperCase(Locale.ROOT), gapBefore(c.getStart())));
+                    for (int i = 1; i < c.getChildCount(); i++) walk(c.getChild(i));
+                    return;
+                }
+            }
             switch (name) {
                 case "Uid", "SimpleId" -> {
                     addName(uid(c), c.getStart());

@@ -18,7 +18,9 @@ final class MySqlErrors {
     public static final int DEADLOCK = 1213;
 
     /**
-     * DDL errors that mean "already done": replaying a DDL statement must be harmless. 1007 database exists,
+     * DDL errors that may mean "already done" (a replayed statement), and count as such only when the statement's
+     * result is in the target ({@code io.cdcconnect.sink.ddl.DdlEffect}): 1054 is also what MariaDB says of a
+     * name in an expression it does not know. 1007 database exists,
      * 1008 database does not exist (drop), 1022 duplicate key, 1050 table exists, 1051 unknown table (drop),
      * 1054 unknown column (rename/change replayed), 1060 duplicate column, 1061 duplicate key name,
      * 1068 multiple primary key, 1091 can't drop (field/key doesn't exist), 1826 duplicate foreign key.

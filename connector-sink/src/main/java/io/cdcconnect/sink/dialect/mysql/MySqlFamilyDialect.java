@@ -384,8 +384,8 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     }
 
     @Override
-    public List<String> applyDdl(Statement st, DdlChange ddl, ParsedDdl parsed, String targetSchema,
-                                 Map<String, String> schemaMap) throws SQLException {
+    public DdlRun applyDdl(Statement st, DdlChange ddl, ParsedDdl parsed, String targetSchema,
+                           Map<String, String> schemaMap) throws SQLException {
         if (!targetSchema.isEmpty()) {
             try {
                 st.execute("USE " + quote(targetSchema));
@@ -396,7 +396,79 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         }
         String statement = parsed.mysql(db -> schemaMap.getOrDefault(db, db), writesTiDbFeatures());
         st.execute(statement);
-        return List.of(statement);
+        return new DdlRun(List.of(statement), didNothing(st), List.of());
+    }
+
+    /**
+     * The notes a statement that changed nothing leaves (DROP TABLE IF EXISTS of an absent table: note 1051; CREATE
+     * TABLE IF NOT EXISTS of an existing one: 1050; MariaDB's ADD COLUMN IF NOT EXISTS, DROP ... IF EXISTS: 1060,
+     * 1061, 1091; databases: 1007, 1008): the codes of {@link MySqlErrors#DDL_ALREADY_APPLIED}.
+     */
+    @Override
+    public List<String> didNothing(Statement st) throws SQLException {
+        List<String> notes = new ArrayList<>();
+        for (java.sql.SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) {
+            if (MySqlErrors.DDL_ALREADY_APPLIED.contains(w.getErrorCode())) {
+                notes.add("note " + w.getErrorCode() + ": " + w.getMessage());
+            }
+        }
+        return notes;
+    }
+
+    @Override
+    public boolean indexExists(Connection c, String schema, String table, String index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.STATISTICS WHERE "
+                + "TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            ps.setString(3, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * The type's name and arguments as the server lists them ({@code int(11) unsigned}, {@code varchar(20)}): the
+     * display width of integers and {@code zerofill} aside, they must be the same.
+     */
+
+    private static final Pattern INT_WIDTH = Pattern.compile(
+            "^(tinyint|smallint|mediumint|int|integer|bigint)\\(\\d+\\)");
+
+    static String normalType(String type) {
+        String t = type.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim().replace(", ", ",");
+        if (t.endsWith(" zerofill")) {
+            t = t.substring(0, t.length() - " zerofill".length());
+            if (!t.endsWith(" unsigned")) t += " unsigned"; // ZEROFILL implies UNSIGNED
+        }
+        t = INT_WIDTH.matcher(t).replaceFirst("$1");
+        // the server's spelling of the synonyms a statement may write
+        for (String[] alias : TYPE_ALIASES) {
+            if (t.equals(alias[0]) || t.startsWith(alias[0] + " ") || t.startsWith(alias[0] + "(")) {
+                t = alias[1] + t.substring(alias[0].length());
+                break;
+            }
+        }
+        return t;
+    }
+
+    private static final String[][] TYPE_ALIASES = {{"integer", "int"}, {"boolean", "tinyint"}, {"bool", "tinyint"},
+            {"dec", "decimal"}, {"numeric", "decimal"}, {"fixed", "decimal"}, {"double precision", "double"},
+            {"real", "double"}, {"json", "longtext"}}; // MariaDB lists a JSON column as longtext
+
+    @Override
+    public boolean columnTypeMatches(TargetColumn column, String mysqlType) {
+        String target = normalType(column.columnType());
+        String stated = normalType(mysqlType);
+        if (target.equals(stated)) return true;
+        // a type without its size: the server's default size
+        return switch (stated) {
+            case "char", "binary", "bit" -> target.equals(stated + "(1)");
+            case "decimal" -> target.equals("decimal(10,0)");
+            case "decimal unsigned" -> target.equals("decimal(10,0) unsigned");
+            default -> false;
+        };
     }
 
     @Override

@@ -34,6 +34,17 @@ import java.util.function.UnaryOperator;
  * first. The statements of one translation are meant to be run in one transaction (PostgreSQL's DDL is
  * transactional). TRUNCATE is emitted as it is: running it again truncates an already empty table.
  *
+ * <h2>Expressions</h2>
+ * {@code DEFAULT (expr)}, generated columns and CHECKs are translated token by token where PostgreSQL says the same:
+ * columns, numbers, strings, {@code + - * % = < > <= >= <> !=}, {@code /} as {@code * 1.0 /} (MySQL divides
+ * exactly), {@code ||}/{@code &&}/{@code !} as OR/AND/NOT, {@code <=>} as IS NOT DISTINCT FROM, AND OR NOT IS NULL
+ * IN BETWEEN LIKE CASE; {@code INTERVAL n unit} as {@code INTERVAL 'n units'}; the clock (CURRENT_DATE,
+ * CURRENT_TIMESTAMP, NOW(), CURDATE(), UTC_TIMESTAMP() ...); and the functions of {@code Parser#function}: UUID()
+ * as {@code gen_random_uuid()::text}, UUID_TO_BIN(x) as bytes, IFNULL, IF, CONCAT (NULL when an argument is), LOWER,
+ * UPPER, LENGTH as octet_length, YEAR()/MONTH()/... as EXTRACT, DATE_ADD/DATE_SUB, CAST, RAND(), JSON_VALID in a
+ * CHECK, and the plain numeric and string ones. Anything else is unsupported, naming it ({@code ^}, {@code DIV},
+ * GREATEST/LEAST, which skip NULLs in PostgreSQL, RAND(seed), JSON paths, ...).
+ *
  * <h2>Statements</h2>
  * <ul>
  *   <li><b>CREATE TABLE [IF NOT EXISTS] t (...)</b>: {@code CREATE TABLE IF NOT EXISTS} with each column's type from
@@ -41,14 +52,25 @@ import java.util.function.UnaryOperator;
  *   and a {@code DEFAULT} that is a literal number, string ({@code E''} form when it holds a backslash; into bytea as
  *   hex, into bit as {@code B''}), {@code b''}/{@code x''} literal (bit, bytea and integer columns), {@code TRUE}/
  *   {@code FALSE}, {@code NULL} or {@code CURRENT_TIMESTAMP[(n)]} (also {@code NOW()}, {@code LOCALTIMESTAMP});
- *   any other default (expressions, zero dates) is dropped with a warning. {@code AUTO_INCREMENT}, {@code COMMENT},
+ *   a zero date default is dropped with a warning; an expression default {@code DEFAULT (expr)} is translated
+ *   (see Expressions) or the statement is unsupported. {@code AUTO_INCREMENT}, {@code COMMENT},
  *   {@code CHARACTER SET}, {@code COLLATE}, {@code ON UPDATE}, TiDB's comments and the table options
- *   ({@code ENGINE}, {@code CHARSET}, {@code ROW_FORMAT}, {@code PARTITION BY}, ...) are dropped silently. A
- *   generated column becomes a plain nullable column (warning). {@code PRIMARY KEY} (table or column level) becomes
- *   a primary key, {@code UNIQUE [KEY|INDEX] [name]} a constraint {@code "t_name"}; a plain {@code KEY}/{@code INDEX}
- *   becomes a separate {@code CREATE INDEX IF NOT EXISTS}; index prefix lengths and ASC/DESC are dropped. FULLTEXT
- *   and SPATIAL indexes, functional key parts, FOREIGN KEY, REFERENCES and CHECK are dropped with a warning.
- *   {@code CREATE TABLE ... LIKE} and {@code CREATE TABLE ... SELECT} are unsupported.</li>
+ *   ({@code ENGINE}, {@code CHARSET}, {@code ROW_FORMAT}, ...) are dropped silently. A generated column
+ *   ({@code [GENERATED ALWAYS] AS (expr) [VIRTUAL|STORED]}) becomes {@code GENERATED ALWAYS AS (expr) STORED}.
+ *   {@code PRIMARY KEY} (table or column level) becomes a primary key, {@code UNIQUE [KEY|INDEX] [name]} a
+ *   constraint {@code "t_name"}; a plain {@code KEY}/{@code INDEX} becomes a separate {@code CREATE INDEX IF NOT
+ *   EXISTS}; index prefix lengths and ASC/DESC are dropped. {@code CHECK (expr)} (column or table level) becomes a
+ *   constraint named as MySQL names it ({@code t_chk_<n>} when unnamed); {@code FOREIGN KEY} a constraint
+ *   ({@code t_ibfk_<n>} when unnamed) {@code DEFERRABLE INITIALLY DEFERRED} (the sink writes a transaction's rows
+ *   table by table); {@code REFERENCES} on a column is dropped with a warning, as MySQL ignores it. {@code PARTITION
+ *   BY} RANGE/LIST [COLUMNS] and [LINEAR] HASH/KEY of columns becomes declarative partitioning, one
+ *   {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES ...} per partition
+ *   ({@code Parser#partitionBy}); partitioning by a function, subpartitions and bounds that are not literals are
+ *   unsupported. A functional key part {@code ((expr))} becomes the translated expression (a unique key on one: a
+ *   {@code CREATE UNIQUE INDEX}); one without a translation is refused in a unique key and dropped with its index,
+ *   with a warning, otherwise. FULLTEXT and SPATIAL indexes are dropped with a warning. {@code CREATE
+ *   TABLE x LIKE y} becomes {@code CREATE TABLE IF NOT EXISTS x (LIKE y INCLUDING ALL)}; {@code CREATE TABLE ...
+ *   SELECT} is unsupported.</li>
  *   <li><b>ALTER TABLE t clause, ...</b>, one PostgreSQL statement (or two) per clause, in order:
  *   <ul>
  *     <li>{@code ADD [COLUMN] c def} and {@code ADD [COLUMN] (c def, ...)}: {@code ADD COLUMN IF NOT EXISTS};
@@ -57,9 +79,13 @@ import java.util.function.UnaryOperator;
  *     {@code \x}, JSON null, zero bits, {@code 00:00:00}) in the ADD and a {@code DROP DEFAULT} right after, as
  *     MySQL fills them; dates have no such value.</li>
  *     <li>{@code DROP [COLUMN] c}: {@code DROP COLUMN IF EXISTS}.</li>
- *     <li>{@code MODIFY [COLUMN] c def}: one statement {@code ALTER COLUMN c DROP DEFAULT, ALTER COLUMN c TYPE t
- *     USING c::t, ALTER COLUMN c SET|DROP NOT NULL[, ALTER COLUMN c SET DEFAULT d]} (MySQL redefines the whole
- *     column; the default is dropped first so that a default of the old type does not block the type change).</li>
+ *     <li>{@code MODIFY [COLUMN] c def}: {@code ALTER COLUMN c DROP IDENTITY IF EXISTS, ALTER COLUMN c DROP
+ *     DEFAULT, ALTER COLUMN c TYPE t USING c::t[, ALTER COLUMN c SET NOT NULL][, ALTER COLUMN c SET DEFAULT d]}
+ *     (MySQL redefines the whole column; the default is dropped first so that a default of the old type does not
+ *     block the type change). Without NOT NULL, a {@code DO} block drops NOT NULL only when {@code c} is in no
+ *     primary key and no identity (MySQL keeps a key column NOT NULL; PostgreSQL refuses, 42P16). With
+ *     {@code AUTO_INCREMENT} the identity or sequence default stays (the DROPs are left out) and none is created.
+ *     A generated column cannot be redefined (unsupported); CHECKs on it are added as below.</li>
  *     <li>{@code CHANGE [COLUMN] old new def}: when the names differ, a rename in a {@code DO} block that renames
  *     only while {@code old} exists and {@code new} does not (RENAME COLUMN has no IF EXISTS), then the MODIFY part
  *     on {@code new}. {@code RENAME COLUMN a TO b} is the same rename.</li>
@@ -77,13 +103,22 @@ import java.util.function.UnaryOperator;
  *     CONSTRAINT IF EXISTS "t_name"} (a unique key made by CREATE TABLE) then {@code DROP INDEX IF EXISTS
  *     s."t_name"}; {@code RENAME INDEX|KEY a TO b}: {@code ALTER INDEX s."t_a" RENAME TO "t_b"} in a {@code DO}
  *     block that runs only while {@code t_a} exists and {@code t_b} does not.</li>
+ *     <li>{@code ADD [CONSTRAINT [c]] CHECK (expr)} and {@code ADD [CONSTRAINT [c]] FOREIGN KEY ...}: a {@code DO}
+ *     block adding the constraint while the table has none of that name (unnamed: {@code t_chk_<hash>},
+ *     {@code t_ibfk_<hash>} of the text); {@code DROP CHECK c}, {@code DROP FOREIGN KEY c}: {@code DROP CONSTRAINT
+ *     IF EXISTS c}; {@code DROP CONSTRAINT c}: that and {@code DROP INDEX} as above.</li>
  *     <li>Table options ({@code ENGINE=}, {@code [DEFAULT] CHARSET=}, {@code CONVERT TO CHARACTER SET},
  *     {@code COLLATE=}, {@code COMMENT=}, {@code ROW_FORMAT=}, {@code AUTO_INCREMENT=}, {@code ALGORITHM=},
- *     {@code LOCK=}, {@code FORCE}, ...), {@code PARTITION BY}, {@code REMOVE PARTITIONING}, {@code ALTER INDEX ...
- *     VISIBLE}, {@code ENABLE/DISABLE KEYS}, {@code ORDER BY}, FULLTEXT/SPATIAL/FOREIGN KEY/CHECK additions and
- *     {@code DROP FOREIGN KEY|CHECK}: nothing, with a warning (options only: an empty statement list).</li>
- *     <li>Partition maintenance ({@code ADD/DROP/TRUNCATE/REORGANIZE/EXCHANGE/COALESCE ... PARTITION}) and any
- *     other clause: unsupported, naming the clause.</li>
+ *     {@code LOCK=}, {@code FORCE}, ...), {@code ALTER INDEX ... VISIBLE}, {@code ENABLE/DISABLE KEYS},
+ *     {@code ORDER BY}, FULLTEXT/SPATIAL additions: nothing, with a warning (options only: an empty statement
+ *     list).</li>
+ *     <li>{@code DROP PARTITION p, ...}: the partition's table {@code "t_p"} dropped in a {@code DO} block (an error
+ *     when the table is not partitioned here, rather than rows left behind); {@code TRUNCATE PARTITION p, ...|ALL}:
+ *     {@code TRUNCATE TABLE "t_p", ...} (or t); {@code ADD PARTITION (PARTITION p VALUES IN (...))} of a LIST
+ *     table: {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES IN (...)}.</li>
+ *     <li>{@code PARTITION BY} and {@code REMOVE PARTITIONING} of an existing table (PostgreSQL cannot do either in
+ *     place), other partition maintenance ({@code ADD PARTITION} of RANGE or HASH, {@code REORGANIZE/EXCHANGE/
+ *     COALESCE ... PARTITION}) and any other clause: unsupported, naming the clause.</li>
  *   </ul></li>
  *   <li><b>TRUNCATE [TABLE] t</b>: {@code TRUNCATE TABLE t}.</li>
  *   <li><b>DROP TABLE [IF EXISTS] t1[, t2]</b>: {@code DROP TABLE IF EXISTS t1, t2}.</li>
@@ -304,8 +339,11 @@ public final class PostgresDdl {
         String defaultExpr;  // PostgreSQL default expression, null for none
         boolean autoIncrement;
         boolean generated;
+        String generatedExpr; // PostgreSQL expression of a generated column
         boolean primaryKey;
         boolean unique;
+        /** CHECK constraints written on the column: name (null when unnamed) and PostgreSQL expression. */
+        final List<String[]> checks = new ArrayList<>();
     }
 
     private static final class Parser {
@@ -532,8 +570,15 @@ public final class PostgresDdl {
             accept("IF", "NOT", "EXISTS");
             QName t = qname();
             if (at("LIKE") || (atSym('(') && peek(1).is("LIKE"))) {
-                throw new Unsupported("CREATE TABLE ... LIKE copies another table's definition, which the "
-                        + "statement does not carry");
+                boolean paren = acceptSym('(');
+                expect("LIKE");
+                QName from = qname();
+                if (paren) expectSym(')');
+                end();
+                // columns, defaults, NOT NULL, keys, indexes, CHECKs, generated columns and comments (the ENUM
+                // elements) as the source table has them here; the indexes get PostgreSQL's own names
+                out.add("CREATE TABLE IF NOT EXISTS " + table(t) + " (LIKE " + table(from) + " INCLUDING ALL)");
+                return;
             }
             if (!atSym('(')) {
                 throw new Unsupported("CREATE TABLE without column definitions (CREATE TABLE ... SELECT) copies "
@@ -545,6 +590,8 @@ public final class PostgresDdl {
             List<String> after = new ArrayList<>();
             List<String> pk = null;
             Set<String> keyNames = new HashSet<>();
+            int fks = 0;
+            int checks = 0;
             while (true) {
                 String constraint = null;
                 if (accept("CONSTRAINT")) {
@@ -560,10 +607,14 @@ public final class PostgresDdl {
                     if (!accept("KEY")) accept("INDEX");
                     String name = optionalIndexName();
                     if (name == null) name = constraint;
-                    List<String> cols = keyParts("unique key");
+                    List<String> cols = keyParts("unique key", true);
                     skipElement();
-                    if (cols != null) {
-                        String n = keyName(name, cols, keyNames);
+                    String n = keyName(name, cols, keyNames);
+                    if (cols.stream().anyMatch(k -> k.startsWith("("))) {
+                        // a UNIQUE constraint holds columns only: on an expression it is a unique index
+                        after.add("CREATE UNIQUE INDEX IF NOT EXISTS " + q(indexName(t.table, n)) + " ON "
+                                + table(t) + " (" + String.join(", ", cols) + ")");
+                    } else {
                         constraints.add("CONSTRAINT " + q(indexName(t.table, n)) + " UNIQUE ("
                                 + String.join(", ", cols) + ")");
                     }
@@ -577,13 +628,23 @@ public final class PostgresDdl {
                         after.add("CREATE INDEX IF NOT EXISTS " + q(indexName(t.table, n)) + " ON " + table(t)
                                 + " (" + String.join(", ", cols) + ")");
                     }
-                } else if (at("FULLTEXT") || at("SPATIAL") || at("FOREIGN") || at("CHECK")) {
+                } else if (at("FOREIGN")) {
+                    // MySQL's name for an unnamed one: <table>_ibfk_<n>
+                    constraints.add(foreignKey(t, constraint != null ? constraint : t.table + "_ibfk_" + (++fks)));
+                } else if (accept("CHECK")) {
+                    String n = constraint != null ? constraint : t.table + "_chk_" + (++checks);
+                    constraints.add("CONSTRAINT " + q(n) + " CHECK " + check("CHECK `" + n + "`"));
+                } else if (at("FULLTEXT") || at("SPATIAL")) {
                     String text = skipElement();
                     warnings.add("dropped: " + cut(text, 60) + " (no PostgreSQL equivalent is created)");
                 } else {
                     if (constraint != null) throw new Unsupported("expected a constraint " + where());
                     Column c = column();
                     defs.add(columnSql(c));
+                    for (String[] k : c.checks) {
+                        String n = k[0] != null ? k[0] : t.table + "_chk_" + (++checks);
+                        constraints.add("CONSTRAINT " + q(n) + " CHECK " + k[1]);
+                    }
                     recordElements(t, c);
                     if (c.primaryKey) pk = List.of(q(c.name));
                     if (c.unique) {
@@ -595,10 +656,17 @@ public final class PostgresDdl {
                 expectSym(')');
                 break;
             }
-            // table options and partitioning are MySQL's own; a SELECT copies data
+            // table options are MySQL's own; a SELECT copies data
+            List<String> partitions = null;
+            String partitionBy = "";
             while (!atEnd()) {
                 if (at("SELECT") || at("AS") || (at("IGNORE") || at("REPLACE")) && peek(1).is("SELECT")) {
                     throw new Unsupported("CREATE TABLE ... SELECT copies data no change event carries");
+                }
+                if (accept("PARTITION", "BY")) {
+                    partitions = new ArrayList<>();
+                    partitionBy = partitionBy(t, pk, partitions);
+                    continue;
                 }
                 skipOne();
             }
@@ -606,9 +674,216 @@ public final class PostgresDdl {
             // the columns, then the primary key, then the unique constraints
             if (pk != null) defs.add("PRIMARY KEY (" + String.join(", ", pk) + ")");
             defs.addAll(constraints);
-            out.add("CREATE TABLE IF NOT EXISTS " + table(t) + " (" + String.join(", ", defs) + ")");
+            out.add("CREATE TABLE IF NOT EXISTS " + table(t) + " (" + String.join(", ", defs) + ")" + partitionBy);
+            if (partitions != null) out.addAll(partitions);
             out.addAll(after);
             out.addAll(comments);
+        }
+
+        // ---- PARTITION BY
+
+        /**
+         * MySQL's {@code PARTITION BY} (read) of a CREATE TABLE as PostgreSQL's declarative partitioning: the clause
+         * for the table, and into {@code children} one {@code CREATE TABLE ... PARTITION OF} per partition, named
+         * {@code <table>_<partition>} like indexes. RANGE [COLUMNS] and LIST [COLUMNS] of columns keep their bounds
+         * (RANGE from the previous partition's bound, the first from MINVALUE); HASH and KEY of columns become
+         * PostgreSQL's HASH with the same number of partitions (p0, p1, ... unless named; rows are spread by another
+         * hash, which changes no row). A partitioning function (RANGE (YEAR(d)), HASH (expr)), bounds that are
+         * expressions, and subpartitions have no translation.
+         */
+        String partitionBy(QName t, List<String> pk, List<String> children) {
+            accept("LINEAR");
+            String method;
+            if (accept("RANGE")) method = "RANGE";
+            else if (accept("LIST")) method = "LIST";
+            else if (accept("HASH")) method = "HASH";
+            else if (accept("KEY")) method = "KEY";
+            else throw new Unsupported("PARTITION BY " + cut(sql.substring(peek().start), 20) + " has no PostgreSQL "
+                    + "translation");
+            accept("COLUMNS");
+            if (method.equals("KEY") && accept("ALGORITHM")) {
+                expectSym('=');
+                next();
+            }
+            expectSym('(');
+            List<String> cols = new ArrayList<>();
+            if (!atSym(')')) {
+                do {
+                    if (peek().type != T.IDENT || !(peek(1).sym(',') || peek(1).sym(')'))) {
+                        throw new Unsupported("PARTITION BY " + method + " of an expression has no PostgreSQL "
+                                + "translation of the same meaning (PostgreSQL partitions by the column's values)");
+                    }
+                    cols.add(q(name()));
+                } while (acceptSym(','));
+            }
+            expectSym(')');
+            if (cols.isEmpty()) {
+                // KEY (): the primary key's columns
+                if (pk == null) throw new Unsupported("PARTITION BY KEY () of a table without a primary key");
+                cols.addAll(pk);
+            }
+            int count = 0;
+            if (accept("PARTITIONS")) count = Integer.parseInt(next().text);
+            if (at("SUBPARTITION")) {
+                throw new Unsupported("SUBPARTITION BY has no PostgreSQL translation (partitions of partitions "
+                        + "would have to be created one by one)");
+            }
+            String parent = table(t);
+            boolean hash = method.equals("HASH") || method.equals("KEY");
+            List<String> names = new ArrayList<>();
+            List<String> bounds = new ArrayList<>();
+            if (acceptSym('(')) {
+                String previous = null;
+                do {
+                    expect("PARTITION");
+                    String name = name();
+                    names.add(name);
+                    if (hash) {
+                        bounds.add(null);
+                    } else if (method.equals("RANGE")) {
+                        expect("VALUES");
+                        expect("LESS");
+                        expect("THAN");
+                        String upper;
+                        if (acceptSym('(')) {
+                            upper = "(" + bound(cols.size(), true) + ")";
+                        } else {
+                            expect("MAXVALUE");
+                            upper = maxValues(cols.size());
+                        }
+                        String lower = previous != null ? previous : minValues(cols.size());
+                        bounds.add("FOR VALUES FROM " + lower + " TO " + upper);
+                        previous = upper;
+                    } else {
+                        expect("VALUES");
+                        expect("IN");
+                        expectSym('(');
+                        List<String> in = new ArrayList<>();
+                        do {
+                            if (cols.size() > 1) {
+                                expectSym('(');
+                                in.add("(" + bound(cols.size(), false) + ")");
+                            } else {
+                                in.add(literal());
+                            }
+                        } while (acceptSym(','));
+                        expectSym(')');
+                        if (cols.size() > 1) {
+                            throw new Unsupported("PARTITION BY LIST COLUMNS of several columns has no PostgreSQL "
+                                    + "translation (PostgreSQL lists values of one column)");
+                        }
+                        bounds.add("FOR VALUES IN (" + String.join(", ", in) + ")");
+                    }
+                    // ENGINE, COMMENT, ... of the partition are MySQL's own
+                    while (!atSym(',') && !atSym(')')) {
+                        if (at("SUBPARTITION") || atEnd()) {
+                            throw new Unsupported("subpartitions have no PostgreSQL translation");
+                        }
+                        skipOne();
+                    }
+                } while (acceptSym(','));
+                expectSym(')');
+            } else if (hash) {
+                if (count == 0) count = 1;
+                for (int k = 0; k < count; k++) {
+                    names.add("p" + k);
+                    bounds.add(null);
+                }
+            } else {
+                throw new Unsupported("PARTITION BY " + method + " without partitions");
+            }
+            for (int k = 0; k < names.size(); k++) {
+                String bound = bounds.get(k) != null ? bounds.get(k)
+                        : "FOR VALUES WITH (MODULUS " + names.size() + ", REMAINDER " + k + ")";
+                children.add("CREATE TABLE IF NOT EXISTS " + partitionTable(t, names.get(k)) + " PARTITION OF "
+                        + parent + " " + bound);
+            }
+            return " PARTITION BY " + (hash ? "HASH" : method) + " (" + String.join(", ", cols) + ")";
+        }
+
+        /** {@code p0[, p1 ...]} after DROP/TRUNCATE PARTITION: the rest of the statement. */
+        List<String> partitionNames() {
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name());
+            } while (acceptSym(','));
+            return names;
+        }
+
+        /** The table of MySQL partition {@code p} of {@code t}, as {@link #partitionBy} names it. */
+        String partitionTable(QName t, String p) {
+            return q(schemaOf(t)) + "." + q(indexName(t.table, p));
+        }
+
+        String notPartitioned(QName t) {
+            return "NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = to_regclass(" + lit(table(t))
+                    + ") AND relkind = 'p')";
+        }
+
+        /**
+         * ADD PARTITION (PARTITION p VALUES IN (...), ...) (PARTITION read) of a LIST-partitioned table: one
+         * {@code CREATE TABLE IF NOT EXISTS ... PARTITION OF}. A RANGE partition's lower bound is the previous
+         * partition's upper one, which the statement does not carry; HASH partitions are spread anew: unsupported.
+         */
+        void addPartitions(QName t) {
+            int start = peek().start;
+            expectSym('(');
+            do {
+                expect("PARTITION");
+                String p = name();
+                if (!accept("VALUES", "IN")) {
+                    throw new Unsupported("ADD PARTITION '" + cut(sql.substring(start), 60) + "' has no PostgreSQL "
+                            + "translation: only LIST partitions (VALUES IN) can be added, a RANGE partition's lower "
+                            + "bound is not in the statement");
+                }
+                expectSym('(');
+                List<String> in = new ArrayList<>();
+                do {
+                    in.add(literal());
+                } while (acceptSym(','));
+                expectSym(')');
+                while (!atSym(',') && !atSym(')')) {
+                    if (atEnd()) throw new Unsupported("unterminated ADD PARTITION");
+                    skipOne();
+                }
+                out.add("CREATE TABLE IF NOT EXISTS " + partitionTable(t, p) + " PARTITION OF " + table(t)
+                        + " FOR VALUES IN (" + String.join(", ", in) + ")");
+            } while (acceptSym(','));
+            expectSym(')');
+        }
+
+        /** {@code (MINVALUE, ...)} for {@code n} columns. */
+        static String minValues(int n) {
+            return "(" + String.join(", ", java.util.Collections.nCopies(n, "MINVALUE")) + ")";
+        }
+
+        /** {@code (MAXVALUE, ...)} for {@code n} columns (MySQL's LESS THAN MAXVALUE, read). */
+        static String maxValues(int n) {
+            return "(" + String.join(", ", java.util.Collections.nCopies(n, "MAXVALUE")) + ")";
+        }
+
+        /** A bound's values after its '(' up to its ')' (read): literals, MAXVALUE in a RANGE. */
+        String bound(int n, boolean range) {
+            List<String> vs = new ArrayList<>();
+            do {
+                if (range && accept("MAXVALUE")) vs.add("MAXVALUE");
+                else vs.add(literal());
+            } while (acceptSym(','));
+            expectSym(')');
+            if (vs.size() != n) throw new Unsupported("a partition bound of " + vs.size() + " values for " + n
+                    + " columns");
+            return String.join(", ", vs);
+        }
+
+        /** A number, string or NULL in a partition bound. */
+        String literal() {
+            String sign = acceptSym('-') ? "-" : "";
+            Tok t = next();
+            if (t.type == T.NUMBER) return sign + t.text;
+            if (sign.isEmpty() && t.type == T.STRING) return lit(t.text);
+            if (sign.isEmpty() && t.is("NULL")) return "NULL";
+            throw new Unsupported("a partition bound that is not a literal ('" + cut(sql.substring(t.start), 30)
+                    + "') has no PostgreSQL translation");
         }
 
         /** An index name before the key parts, if any; skips USING BTREE|HASH. */
@@ -626,25 +901,40 @@ public final class PostgresDdl {
                 return given;
             }
             String first = quotedCols.get(0);
-            String base = first.substring(1, first.length() - 1).replace("\"\"", "\"");
+            // MySQL's name for an unnamed functional key: functional_index
+            String base = first.startsWith("(") ? "functional_index"
+                    : first.substring(1, first.length() - 1).replace("\"\"", "\"");
             String n = base;
             for (int k = 2; used.contains(n.toLowerCase(Locale.ROOT)); k++) n = base + "_" + k;
             used.add(n.toLowerCase(Locale.ROOT));
             return n;
         }
 
-        /**
-         * {@code (a, b(10) DESC, ...)} as quoted column names, prefix lengths and order dropped; null (with a
-         * warning) when a key part is an expression.
-         */
         List<String> keyParts(String what) {
+            return keyParts(what, false);
+        }
+
+        /**
+         * {@code (a, b(10) DESC, ((expr)), ...)} as quoted column names, prefix lengths and order dropped, a
+         * functional key part as its PostgreSQL expression in parentheses. When an expression has no translation:
+         * for a unique key unsupported (the key says which rows may exist), for another index null with a warning
+         * (an index only makes lookups faster).
+         */
+        List<String> keyParts(String what, boolean unique) {
             expectSym('(');
             List<String> cols = new ArrayList<>();
-            boolean expression = false;
+            String untranslated = null;
             while (true) {
                 if (atSym('(')) {
-                    expression = true;
-                    skipOne();
+                    int from = i;
+                    try {
+                        cols.add(parenthesized("a key part of " + what));
+                    } catch (Unsupported e) {
+                        if (unique) throw e;
+                        i = from;
+                        skipOne();
+                        untranslated = e.getMessage();
+                    }
                 } else {
                     cols.add(q(name()));
                     if (atSym('(')) skipOne(); // prefix length
@@ -657,8 +947,8 @@ public final class PostgresDdl {
                 expectSym(')');
                 break;
             }
-            if (expression) {
-                warnings.add(what + " on an expression dropped: functional key parts are not translated");
+            if (untranslated != null) {
+                warnings.add(what + " on an expression dropped: " + untranslated);
                 return null;
             }
             return cols;
@@ -701,13 +991,23 @@ public final class PostgresDdl {
                 } else if (at("GENERATED") || at("AS")) {
                     accept("GENERATED", "ALWAYS");
                     expect("AS");
-                    skipOne();
+                    c.generatedExpr = parenthesized("the expression of generated column `" + c.name + "`");
                     c.generated = true;
-                } else if (accept("VIRTUAL") || accept("STORED") || accept("PERSISTENT")) {
+                } else if (accept("STORED") || accept("PERSISTENT")) {
                     c.generated = true;
-                } else if (at("REFERENCES") || at("CHECK") || at("CONSTRAINT")) {
+                } else if (accept("VIRTUAL")) {
+                    c.generated = true;
+                    warnings.add("generated column `" + c.name + "` is VIRTUAL in MySQL and STORED here (PostgreSQL "
+                            + "computes it on write): the same values");
+                } else if (at("CHECK") || at("CONSTRAINT")) {
+                    String name = null;
+                    if (accept("CONSTRAINT") && !at("CHECK")) name = name();
+                    expect("CHECK");
+                    c.checks.add(new String[] {name, check("CHECK of column `" + c.name + "`")});
+                } else if (at("REFERENCES")) {
                     String text = skipElementBeforePosition();
-                    warnings.add("dropped from column `" + c.name + "`: " + cut(text, 60));
+                    warnings.add("'" + cut(text, 60) + "' of column `" + c.name + "` left out, as MySQL does: it "
+                            + "ignores REFERENCES written on a column (only FOREIGN KEY makes a foreign key)");
                 } else if (accept("VISIBLE") || accept("INVISIBLE") || accept("BINARY") || accept("ASCII")
                         || accept("UNICODE") || accept("SERIAL", "DEFAULT", "VALUE")) {
                     // MySQL's own
@@ -731,11 +1031,8 @@ public final class PostgresDdl {
             if (c.defaultExpr != null && c.defaultExpr.equals("NULL") && sawDefault && c.notNull == null) {
                 c.notNull = false;
             }
-            if (c.generated) {
-                warnings.add("generated column `" + c.name + "` becomes a plain nullable column: its expression is "
-                        + "not translated");
-                c.notNull = false;
-                c.defaultExpr = null;
+            if (c.generated && c.generatedExpr == null) {
+                throw new Unsupported("column `" + c.name + "`: STORED/VIRTUAL without AS (expression)");
             }
             return c;
         }
@@ -870,21 +1167,400 @@ public final class PostgresDdl {
                 }
                 return dropDefault(c, sql.substring(t.start, t.end));
             }
-            // an expression: (expr), a function call, a name
-            int from = t.start;
-            if (atSym('(')) {
-                skipOne();
-            } else {
-                next();
-                if (atSym('(')) skipOne();
-            }
-            return dropDefault(c, sql.substring(from, toks.get(i - 1).end));
+            // an expression: (expr)
+            if (atSym('(')) return parenthesized("DEFAULT of column `" + c.name + "`");
+            throw new Unsupported("DEFAULT " + cut(sql.substring(t.start), 40) + " of column `" + c.name
+                    + "` has no PostgreSQL translation");
         }
 
         String dropDefault(Column c, String what) {
             warnings.add("DEFAULT " + PostgresValues.show(what) + " of column `" + c.name + "` dropped: it has no "
                     + "PostgreSQL literal");
             return null;
+        }
+
+        // ---- expressions (DEFAULT (...), generated columns, CHECK)
+
+        /** Whether the expression being read is a CHECK's: what only rejects a row may be written as an error. */
+        boolean inCheck;
+
+        /** {@code ( expression )} as PostgreSQL, in parentheses. */
+        String parenthesized(String what) {
+            expectSym('(');
+            String e = expression(what);
+            expectSym(')');
+            return "(" + e + ")";
+        }
+
+        /** {@code CHECK ( expression ) [[NOT] ENFORCED]} after CHECK. */
+        String check(String what) {
+            inCheck = true;
+            String e;
+            try {
+                e = parenthesized(what);
+            } finally {
+                inCheck = false;
+            }
+            if (at("NOT", "ENFORCED")) {
+                throw new Unsupported(what + " is NOT ENFORCED: PostgreSQL has no CHECK that is not checked");
+            }
+            accept("ENFORCED");
+            return e;
+        }
+
+        /**
+         * A MySQL expression up to a ',' or ')' of its own level (not read), as a PostgreSQL expression of the same
+         * meaning (the class comment's Expressions); anything else is unsupported, naming what.
+         */
+        String expression(String what) {
+            List<String> parts = new ArrayList<>();
+            while (true) {
+                Tok t = peek();
+                if (t.type == T.END) throw new Unsupported("unterminated expression in " + what);
+                if (t.sym(',') || t.sym(')')) break;
+                if (t.sym('(')) {
+                    next();
+                    parts.add("(" + String.join(", ", arguments(what)) + ")");
+                    continue;
+                }
+                switch (t.type) {
+                    case IDENT -> {
+                        next();
+                        if (atSym('(')) {
+                            throw new Unsupported("the function " + t.text + " in " + what + " has no PostgreSQL "
+                                    + "equivalent");
+                        }
+                        String col = t.text;
+                        while (acceptSym('.')) col = name(); // t.c, s.t.c: the column
+                        parts.add(q(col));
+                    }
+                    case NUMBER -> parts.add(next().text);
+                    case STRING -> parts.add(lit(next().text));
+                    case SYM -> parts.add(operator(what));
+                    case WORD -> parts.add(word(what));
+                    default -> throw new Unsupported("'" + cut(sql.substring(t.start), 30) + "' in " + what
+                            + " has no PostgreSQL translation");
+                }
+            }
+            if (parts.isEmpty()) throw new Unsupported("an empty expression in " + what);
+            return String.join(" ", parts);
+        }
+
+        /** The comma-separated expressions after a '(' up to its ')' (read). */
+        List<String> arguments(String what) {
+            List<String> args = new ArrayList<>();
+            if (acceptSym(')')) return args;
+            do {
+                args.add(expression(what));
+            } while (acceptSym(','));
+            expectSym(')');
+            return args;
+        }
+
+        /** An operator: MySQL's adjacent characters read as one, as PostgreSQL writes it. */
+        String operator(String what) {
+            StringBuilder op = new StringBuilder(next().text);
+            while (peek().type == T.SYM && peek().start == toks.get(i - 1).end && !atSym('(') && !atSym(')')
+                    && !atSym(',') && OPERATORS.containsKey(op + peek().text)) {
+                op.append(next().text);
+            }
+            String pg = OPERATORS.get(op.toString());
+            if (pg == null) {
+                throw new Unsupported("the operator " + op + " in " + what + " has no PostgreSQL equivalent of "
+                        + "the same meaning");
+            }
+            return pg;
+        }
+
+        /** A keyword, a function call or an INTERVAL. */
+        String word(String what) {
+            Tok t = next();
+            String w = t.text.toUpperCase(Locale.ROOT);
+            if (atSym('(') && !KEYWORDS.contains(w) && !CLOCK.contains(w)) return function(w, what);
+            switch (w) {
+                case "INTERVAL" -> {
+                    return interval(what, "+");
+                }
+                case "MOD" -> {
+                    return "%";
+                }
+                case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "LOCALTIME", "CURRENT_TIME" -> {
+                    if (acceptSym('(')) {
+                        String n = atSym(')') ? null : next().text;
+                        expectSym(')');
+                        return n == null ? w : w + "(" + n + ")";
+                    }
+                    return w;
+                }
+                case "CURRENT_DATE" -> {
+                    if (acceptSym('(')) expectSym(')');
+                    return w;
+                }
+                case "UTC_TIMESTAMP", "UTC_DATE", "UTC_TIME" -> {
+                    if (acceptSym('(')) expectSym(')');
+                    return switch (w) {
+                        case "UTC_TIMESTAMP" -> "(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')";
+                        case "UTC_DATE" -> "(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date";
+                        default -> "(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::time";
+                    };
+                }
+                default -> {
+                    if (KEYWORDS.contains(w)) return w;
+                    throw new Unsupported("'" + t.text + "' in " + what + " has no PostgreSQL equivalent of the same "
+                            + "meaning");
+                }
+            }
+        }
+
+        /** {@code INTERVAL n UNIT} (INTERVAL read) as {@code INTERVAL 'n units'}. */
+        String interval(String what, String sign) {
+            String minus = acceptSym('-') ? "-" : "";
+            Tok n = next();
+            if (n.type != T.NUMBER && n.type != T.STRING) {
+                throw new Unsupported("INTERVAL of an expression in " + what + " has no PostgreSQL translation");
+            }
+            String unit = next().text.toUpperCase(Locale.ROOT);
+            String pg = INTERVAL_UNITS.get(unit);
+            if (pg == null) {
+                throw new Unsupported("INTERVAL ... " + unit + " in " + what + " has no PostgreSQL translation");
+            }
+            String value = minus + n.text;
+            if (unit.equals("QUARTER")) {
+                try {
+                    value = new java.math.BigDecimal(value).multiply(java.math.BigDecimal.valueOf(3)).toPlainString();
+                } catch (NumberFormatException e) {
+                    throw new Unsupported("INTERVAL '" + n.text + "' QUARTER in " + what + " is not a number");
+                }
+            } else if (n.type == T.STRING && !NUMBER.matcher(value.startsWith("-") ? value.substring(1) : value)
+                    .matches()) {
+                throw new Unsupported("INTERVAL '" + n.text + "' " + unit + " in " + what + " has no PostgreSQL "
+                        + "translation");
+            }
+            return "INTERVAL " + lit(value + " " + pg);
+        }
+
+        /** A call of a function MySQL's grammar knows ({@code name} read, at its '('). */
+        String function(String name, String what) {
+            next(); // (
+            if (name.equals("CAST") || name.equals("CONVERT")) return cast(name, what);
+            List<String> a = arguments(what);
+            String fn = name + "(" + String.join(", ", a) + ")";
+            switch (name) {
+                case "UUID" -> {
+                    if (!a.isEmpty()) break;
+                    return "gen_random_uuid()::text";
+                }
+                case "UUID_TO_BIN" -> {
+                    if (a.size() != 1) break; // the swap flag reorders the bytes
+                    return "decode(replace((" + a.get(0) + ")::text, '-', ''), 'hex')";
+                }
+                case "NOW", "SYSDATE" -> {
+                    if (a.size() > 1) break;
+                    return a.isEmpty() ? "CURRENT_TIMESTAMP" : "CURRENT_TIMESTAMP(" + a.get(0) + ")";
+                }
+                case "CURDATE" -> {
+                    if (!a.isEmpty()) break;
+                    return "CURRENT_DATE";
+                }
+                case "CURTIME" -> {
+                    if (a.size() > 1) break;
+                    return a.isEmpty() ? "CURRENT_TIME" : "CURRENT_TIME(" + a.get(0) + ")";
+                }
+                case "IFNULL" -> {
+                    if (a.size() != 2) break;
+                    return "COALESCE(" + a.get(0) + ", " + a.get(1) + ")";
+                }
+                case "IF" -> {
+                    if (a.size() != 3) break;
+                    return "(CASE WHEN " + a.get(0) + " THEN " + a.get(1) + " ELSE " + a.get(2) + " END)";
+                }
+                case "CONCAT" -> {
+                    // NULL if any argument is NULL, as MySQL's
+                    if (a.isEmpty()) break;
+                    List<String> texts = new ArrayList<>();
+                    for (String x : a) texts.add("(" + x + ")::text");
+                    return "(" + String.join(" || ", texts) + ")";
+                }
+                case "LCASE", "LOWER" -> {
+                    if (a.size() != 1) break;
+                    return "lower(" + a.get(0) + ")";
+                }
+                case "UCASE", "UPPER" -> {
+                    if (a.size() != 1) break;
+                    return "upper(" + a.get(0) + ")";
+                }
+                case "LENGTH", "OCTET_LENGTH" -> {
+                    if (a.size() != 1) break;
+                    return "octet_length(" + a.get(0) + ")";
+                }
+                case "CHAR_LENGTH", "CHARACTER_LENGTH" -> {
+                    if (a.size() != 1) break;
+                    return "char_length(" + a.get(0) + ")";
+                }
+                case "YEAR", "MONTH", "DAY", "DAYOFMONTH", "HOUR", "MINUTE", "QUARTER" -> {
+                    if (a.size() != 1) break;
+                    String field = name.equals("DAYOFMONTH") ? "DAY" : name;
+                    return "EXTRACT(" + field + " FROM " + a.get(0) + ")::integer";
+                }
+                case "DATE" -> {
+                    if (a.size() != 1) break;
+                    return "(" + a.get(0) + ")::date";
+                }
+                case "DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE" -> {
+                    // the INTERVAL argument was translated as an interval already
+                    if (a.size() != 2 || !a.get(1).startsWith("INTERVAL '")) break;
+                    String op = name.equals("DATE_SUB") || name.equals("SUBDATE") ? " - " : " + ";
+                    return "(" + a.get(0) + op + a.get(1) + ")";
+                }
+                case "JSON_ARRAY" -> {
+                    return "jsonb_build_array(" + String.join(", ", a) + ")";
+                }
+                case "JSON_OBJECT" -> {
+                    return "jsonb_build_object(" + String.join(", ", a) + ")";
+                }
+                case "ABS", "CEIL", "CEILING", "FLOOR", "SIGN", "SQRT", "EXP", "LN", "LOG10", "MD5", "REVERSE",
+                     "LTRIM", "RTRIM", "TRIM" -> {
+                    if (a.size() != 1) break;
+                    return fn;
+                }
+                case "ROUND" -> {
+                    if (a.isEmpty() || a.size() > 2) break;
+                    return fn;
+                }
+                case "MOD", "POW", "POWER", "REPEAT", "LEFT", "RIGHT" -> {
+                    if (a.size() != 2) break;
+                    return (name.equals("POW") ? "POWER" : name) + "(" + a.get(0) + ", " + a.get(1) + ")";
+                }
+                case "COALESCE", "NULLIF", "REPLACE", "LPAD", "RPAD" -> {
+                    return fn;
+                }
+                case "JSON_VALID" -> {
+                    // in a CHECK (MariaDB writes one on every JSON column, which is a LONGTEXT there): a row with
+                    // text that is not JSON is refused, as a cast error (22P02) rather than a false CHECK
+                    if (a.size() != 1 || !inCheck) break;
+                    return "((" + a.get(0) + ")::json IS NOT NULL OR (" + a.get(0) + ") IS NULL)";
+                }
+                case "RAND" -> {
+                    // [0, 1), as random(); RAND(seed) repeats a sequence PostgreSQL's random() does not
+                    if (!a.isEmpty()) break;
+                    return "random()";
+                }
+                case "PI" -> {
+                    if (!a.isEmpty()) break;
+                    return fn;
+                }
+                default -> {
+                }
+            }
+            throw new Unsupported("the function " + name + "(" + a.size() + " argument" + (a.size() == 1 ? "" : "s")
+                    + ") in " + what + " has no PostgreSQL equivalent of the same meaning");
+        }
+
+        /** CAST(x AS type) / CONVERT(x, type) ('(' read). */
+        String cast(String name, String what) {
+            String x = expression(what);
+            if (name.equals("CAST")) expect("AS");
+            else expectSym(',');
+            Tok t = next();
+            String type = t.text.toUpperCase(Locale.ROOT);
+            String pg;
+            switch (type) {
+                case "SIGNED" -> {
+                    accept("INTEGER");
+                    accept("INT");
+                    pg = "bigint";
+                }
+                case "UNSIGNED" -> {
+                    accept("INTEGER");
+                    accept("INT");
+                    pg = "numeric(20,0)";
+                }
+                case "DATE" -> pg = "date";
+                case "DATETIME" -> pg = "timestamp";
+                case "CHAR" -> {
+                    pg = "text";
+                    if (acceptSym('(')) {
+                        pg = "varchar(" + next().text + ")";
+                        expectSym(')');
+                    }
+                }
+                case "DECIMAL" -> {
+                    StringBuilder sb = new StringBuilder("numeric");
+                    if (acceptSym('(')) {
+                        sb.append('(').append(next().text);
+                        if (acceptSym(',')) sb.append(',').append(next().text);
+                        expectSym(')');
+                        sb.append(')');
+                    } else {
+                        sb.append("(10,0)");
+                    }
+                    pg = sb.toString();
+                }
+                default -> throw new Unsupported("CAST to " + type + " in " + what + " has no PostgreSQL translation");
+            }
+            expectSym(')');
+            return "CAST(" + x + " AS " + pg + ")";
+        }
+
+        // ---- constraints: CHECK and FOREIGN KEY
+
+        /**
+         * {@code FOREIGN KEY [index] (cols) REFERENCES t (cols) [ON DELETE a] [ON UPDATE a]} (at FOREIGN) as a
+         * PostgreSQL table constraint named {@code name}: DEFERRABLE INITIALLY DEFERRED, because the sink writes a
+         * source transaction's rows table by table, in another order than the source did, and the constraint holds
+         * when the transaction commits, as it did on the source.
+         */
+        String foreignKey(QName t, String name) {
+            expect("FOREIGN");
+            expect("KEY");
+            if (!atSym('(')) name(); // the index MySQL creates for it: PostgreSQL's constraint needs none
+            List<String> cols = keyParts("foreign key");
+            if (cols == null) throw new Unsupported("foreign key on an expression has no PostgreSQL translation");
+            expect("REFERENCES");
+            QName ref = qname();
+            List<String> refCols = keyParts("foreign key");
+            if (refCols == null) throw new Unsupported("foreign key on an expression has no PostgreSQL translation");
+            StringBuilder sb = new StringBuilder("CONSTRAINT ").append(q(name)).append(" FOREIGN KEY (")
+                    .append(String.join(", ", cols)).append(") REFERENCES ").append(table(ref)).append(" (")
+                    .append(String.join(", ", refCols)).append(")");
+            while (!atElementEnd()) {
+                if (accept("MATCH")) {
+                    if (accept("FULL")) sb.append(" MATCH FULL");
+                    else if (!accept("SIMPLE")) {
+                        throw new Unsupported("foreign key `" + name + "` MATCH " + cut(sql.substring(peek().start),
+                                20) + " has no PostgreSQL translation");
+                    }
+                } else if (accept("ON")) {
+                    String event = next().text.toUpperCase(Locale.ROOT);
+                    if (!event.equals("DELETE") && !event.equals("UPDATE")) {
+                        throw new Unsupported("foreign key `" + name + "`: ON " + event);
+                    }
+                    String action;
+                    if (accept("CASCADE")) action = "CASCADE";
+                    else if (accept("RESTRICT")) action = "RESTRICT";
+                    else if (accept("SET", "NULL")) action = "SET NULL";
+                    else if (accept("SET", "DEFAULT")) action = "SET DEFAULT";
+                    else if (accept("NO", "ACTION")) action = "NO ACTION";
+                    else throw new Unsupported("foreign key `" + name + "`: ON " + event + " " + where());
+                    sb.append(" ON ").append(event).append(' ').append(action);
+                } else {
+                    throw new Unsupported("foreign key `" + name + "`: unexpected " + where());
+                }
+            }
+            return sb.append(" DEFERRABLE INITIALLY DEFERRED").toString();
+        }
+
+        /** A name MySQL would choose for an unnamed constraint added by ALTER TABLE: stable for the same text. */
+        String constraintName(QName t, String kind, String text) {
+            return t.table + "_" + kind + "_" + String.format("%08x", text.hashCode());
+        }
+
+        /** ALTER TABLE t ADD CONSTRAINT ... when the table has no constraint of that name (a replay does nothing). */
+        void addConstraint(QName t, String name, String constraint) {
+            String rel = lit(table(t));
+            out.add(doBlock("BEGIN IF to_regclass(" + rel + ") IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+                    + "pg_catalog.pg_constraint WHERE conrelid = to_regclass(" + rel + ") AND conname = " + lit(name)
+                    + ") THEN ALTER TABLE " + table(t) + " ADD " + constraint + "; END IF; END"));
         }
 
         // ---- CREATE/DROP INDEX
@@ -894,7 +1570,7 @@ public final class PostgresDdl {
             if (accept("USING")) next();
             expect("ON");
             QName t = qname();
-            List<String> cols = keyParts("index `" + name + "`");
+            List<String> cols = keyParts("index `" + name + "`", unique);
             // index options, ALGORITHM=, LOCK= are MySQL's own
             while (!atEnd()) skipOne();
             end();
@@ -1077,7 +1753,18 @@ public final class PostgresDdl {
                     }
                 } else if (at("PARTITION", "BY") || at("REMOVE", "PARTITIONING")) {
                     skipElement();
-                    options.add(partitionWords(clauseStart));
+                    throw new Unsupported("'" + partitionWords(clauseStart) + "' of an existing table has no "
+                            + "PostgreSQL translation: PostgreSQL cannot partition a table, or stop partitioning it, "
+                            + "in place");
+                } else if (accept("TRUNCATE", "PARTITION")) {
+                    if (accept("ALL")) {
+                        out.add("TRUNCATE TABLE " + table(t));
+                    } else {
+                        List<String> children = new ArrayList<>();
+                        for (String p : partitionNames()) children.add(partitionTable(t, p));
+                        // no IF EXISTS: a partition the table does not have here is an error, not a silent no-op
+                        out.add("TRUNCATE TABLE " + String.join(", ", children));
+                    }
                 } else if (at("ADD", "PARTITION") || at("DROP", "PARTITION") || at("TRUNCATE", "PARTITION")
                         || at("COALESCE") || at("REORGANIZE") || at("EXCHANGE") || at("DISCARD")
                         || at("IMPORT") || at("REBUILD") || at("REPAIR") || at("OPTIMIZE") || at("ANALYZE")
@@ -1158,8 +1845,9 @@ public final class PostgresDdl {
                 alterAddKey(t);
                 return;
             }
-            if (!column && at("PARTITION")) {
-                throw new Unsupported("partition maintenance 'ADD PARTITION' has no PostgreSQL translation");
+            if (!column && accept("PARTITION")) {
+                addPartitions(t);
+                return;
             }
             accept("IF", "NOT", "EXISTS");
             if (acceptSym('(')) {
@@ -1178,7 +1866,8 @@ public final class PostgresDdl {
             recordElements(t, c);
             String def = columnSql(c);
             String implicit = null;
-            if (Boolean.TRUE.equals(c.notNull) && c.defaultExpr == null && !c.autoIncrement && !c.primaryKey) {
+            if (Boolean.TRUE.equals(c.notNull) && c.defaultExpr == null && !c.autoIncrement && !c.primaryKey
+                    && !c.generated) {
                 implicit = implicitDefault(c);
             }
             out.add(alter + " ADD COLUMN IF NOT EXISTS " + def + (implicit != null ? " DEFAULT " + implicit : ""));
@@ -1189,6 +1878,7 @@ public final class PostgresDdl {
                 columnOf.put(out.size() - 1, c.name);
             }
             if (c.primaryKey) addPrimaryKey(t, List.of(q(c.name)));
+            addChecks(t, c);
             if (c.unique) {
                 out.add("CREATE UNIQUE INDEX IF NOT EXISTS " + q(indexName(t.table, c.name)) + " ON " + table(t)
                         + " (" + q(c.name) + ")");
@@ -1210,7 +1900,7 @@ public final class PostgresDdl {
                 if (!accept("KEY")) accept("INDEX");
                 String name = optionalIndexName();
                 if (name == null) name = constraint;
-                List<String> cols = keyParts("unique key");
+                List<String> cols = keyParts("unique key", true);
                 skipElement();
                 if (cols != null) {
                     String n = keyName(name, cols, new HashSet<>());
@@ -1226,10 +1916,25 @@ public final class PostgresDdl {
                     out.add("CREATE INDEX IF NOT EXISTS " + q(indexName(t.table, n)) + " ON " + table(t) + " ("
                             + String.join(", ", cols) + ")");
                 }
+            } else if (at("FOREIGN")) {
+                String n = constraint != null ? constraint : constraintName(t, "ibfk", sql.substring(start));
+                addConstraint(t, n, foreignKey(t, n));
+            } else if (accept("CHECK")) {
+                String e = check("CHECK " + (constraint == null ? "" : "`" + constraint + "`"));
+                String n = constraint != null ? constraint : constraintName(t, "chk", e);
+                addConstraint(t, n, "CONSTRAINT " + q(n) + " CHECK " + e);
             } else {
                 skipElement();
                 warnings.add("dropped: ADD " + cut(sql.substring(start, toks.get(i - 1).end), 60)
                         + " (no PostgreSQL equivalent is created)");
+            }
+        }
+
+        /** The CHECKs written on a column added or redefined by ALTER TABLE. */
+        void addChecks(QName t, Column c) {
+            for (String[] k : c.checks) {
+                String n = k[0] != null ? k[0] : constraintName(t, "chk", k[1]);
+                addConstraint(t, n, "CONSTRAINT " + q(n) + " CHECK " + k[1]);
             }
         }
 
@@ -1240,15 +1945,25 @@ public final class PostgresDdl {
             } else if (accept("INDEX") || accept("KEY")) {
                 accept("IF", "EXISTS");
                 dropIndex(t, name());
-            } else if (at("FOREIGN", "KEY") || at("CHECK")) {
-                skipElement();
-                warnings.add("'" + cut(sql.substring(clauseStart, toks.get(i - 1).end), 60) + "' ignored: "
-                        + "foreign keys and checks are not created in PostgreSQL");
+            } else if (accept("FOREIGN", "KEY") || accept("CHECK")) {
+                accept("IF", "EXISTS");
+                out.add(alter + " DROP CONSTRAINT IF EXISTS " + q(name()));
             } else if (accept("CONSTRAINT")) {
                 accept("IF", "EXISTS");
-                dropIndex(t, name());
-            } else if (at("PARTITION")) {
-                throw new Unsupported("partition maintenance 'DROP PARTITION' has no PostgreSQL translation");
+                String n = name();
+                // a CHECK or a foreign key (named as in MySQL), or a unique key (named as an index)
+                out.add(alter + " DROP CONSTRAINT IF EXISTS " + q(n));
+                dropIndex(t, n);
+            } else if (accept("PARTITION")) {
+                accept("IF", "EXISTS");
+                // DROP PARTITION deletes the partition's rows (no row event says so): its table goes
+                for (String p : partitionNames()) {
+                    String child = partitionTable(t, p);
+                    out.add(doBlock("BEGIN IF to_regclass(" + lit(child) + ") IS NOT NULL THEN DROP TABLE " + child
+                            + "; ELSIF " + notPartitioned(t) + " THEN RAISE EXCEPTION " + lit("table " + table(t)
+                            + " is not partitioned here: DROP PARTITION " + p + " cannot delete that partition's rows")
+                            + "; END IF; END"));
+                }
             } else {
                 accept("COLUMN");
                 accept("IF", "EXISTS");
@@ -1286,18 +2001,41 @@ public final class PostgresDdl {
         }
 
         void modify(String alter, Column c) {
+            if (c.generated) {
+                throw new Unsupported("redefining generated column `" + c.name + "` has no PostgreSQL translation "
+                        + "(ALTER COLUMN ... TYPE cannot change a generation expression): drop and add it");
+            }
             recordElements(current, c);
             String col = q(c.name);
             StringBuilder sb = new StringBuilder(alter);
-            sb.append(" ALTER COLUMN ").append(col).append(" DROP DEFAULT, ALTER COLUMN ").append(col)
-                    .append(" TYPE ").append(c.pgType).append(" USING ").append(col).append("::").append(c.pgType)
-                    .append(", ALTER COLUMN ").append(col)
-                    .append(Boolean.TRUE.equals(c.notNull) || c.primaryKey ? " SET NOT NULL" : " DROP NOT NULL");
-            if (c.defaultExpr != null && !c.defaultExpr.equals("NULL")) {
+            if (!c.autoIncrement) {
+                // MySQL redefines the whole column: no AUTO_INCREMENT, no DEFAULT written means none
+                sb.append(" ALTER COLUMN ").append(col).append(" DROP IDENTITY IF EXISTS, ALTER COLUMN ").append(col)
+                        .append(" DROP DEFAULT,");
+            }
+            // with AUTO_INCREMENT the column keeps its identity or sequence default (the type change retypes an
+            // identity's sequence too); none is created (see the class comment)
+            sb.append(" ALTER COLUMN ").append(col).append(" TYPE ").append(c.pgType).append(" USING ")
+                    .append(col).append("::").append(c.pgType);
+            boolean notNull = Boolean.TRUE.equals(c.notNull) || c.primaryKey;
+            if (notNull) sb.append(", ALTER COLUMN ").append(col).append(" SET NOT NULL");
+            if (c.defaultExpr != null && !c.defaultExpr.equals("NULL") && !c.autoIncrement) {
                 sb.append(", ALTER COLUMN ").append(col).append(" SET DEFAULT ").append(c.defaultExpr);
             }
             out.add(sb.toString());
             columnOf.put(out.size() - 1, c.name);
+            if (!notNull) {
+                // MySQL keeps a primary key's columns NOT NULL whatever MODIFY says (and PostgreSQL refuses to drop
+                // it there, 42P16); an identity column is NOT NULL by definition
+                out.add(doBlock("BEGIN IF " + columnExists(current, c.name) + " AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND "
+                        + "a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(" + lit(table(current)) + ") AND "
+                        + "i.indisprimary AND a.attname = " + lit(c.name) + ") AND NOT EXISTS (SELECT 1 FROM "
+                        + "pg_catalog.pg_attribute WHERE attrelid = to_regclass(" + lit(table(current)) + ") AND "
+                        + "attname = " + lit(c.name) + " AND attidentity <> '') THEN " + alter + " ALTER COLUMN "
+                        + col + " DROP NOT NULL; END IF; END"));
+            }
+            addChecks(current, c);
             if (c.primaryKey) {
                 warnings.add("PRIMARY KEY in the redefinition of column `" + c.name + "` ignored: use ADD PRIMARY "
                         + "KEY");
@@ -1345,7 +2083,11 @@ public final class PostgresDdl {
         static String columnSql(Column c) {
             StringBuilder sb = new StringBuilder(q(c.name)).append(' ').append(c.pgType);
             if (Boolean.TRUE.equals(c.notNull)) sb.append(" NOT NULL");
-            if (c.defaultExpr != null && !c.defaultExpr.equals("NULL")) sb.append(" DEFAULT ").append(c.defaultExpr);
+            if (c.generatedExpr != null) {
+                sb.append(" GENERATED ALWAYS AS ").append(c.generatedExpr).append(" STORED");
+            } else if (c.defaultExpr != null && !c.defaultExpr.equals("NULL")) {
+                sb.append(" DEFAULT ").append(c.defaultExpr);
+            }
             return sb.toString();
         }
 
@@ -1373,6 +2115,34 @@ public final class PostgresDdl {
             "LOCK", "SHARD_ROW_ID_BITS", "PRE_SPLIT_REGIONS", "AUTO_ID_CACHE", "AUTO_RANDOM_BASE", "TTL",
             "TTL_ENABLE", "TTL_JOB_INTERVAL", "PLACEMENT", "SECONDARY_ENGINE", "ENGINE_ATTRIBUTE",
             "SECONDARY_ENGINE_ATTRIBUTE", "PAGE_CHECKSUM", "TRANSACTIONAL", "IETF_QUOTES", "SEQUENCE");
+
+    /**
+     * MySQL operators as PostgreSQL writes them, for those of the same meaning: {@code ||} and {@code &&} are OR
+     * and AND in MySQL's default sql_mode, {@code <=>} is IS NOT DISTINCT FROM; {@code /} divides exactly in MySQL
+     * (integers too), so it is written {@code * 1.0 /}. XOR ({@code ^}), JSON paths ({@code ->}) and the rest have
+     * none.
+     */
+    private static final java.util.Map<String, String> OPERATORS = java.util.Map.ofEntries(
+            java.util.Map.entry("+", "+"), java.util.Map.entry("-", "-"), java.util.Map.entry("*", "*"),
+            java.util.Map.entry("/", "* 1.0 /"), java.util.Map.entry("%", "%"), java.util.Map.entry("=", "="),
+            java.util.Map.entry("<", "<"), java.util.Map.entry(">", ">"), java.util.Map.entry("<=", "<="),
+            java.util.Map.entry(">=", ">="), java.util.Map.entry("<>", "<>"), java.util.Map.entry("!=", "<>"),
+            java.util.Map.entry("<=>", "IS NOT DISTINCT FROM"), java.util.Map.entry("|", "|"),
+            java.util.Map.entry("||", "OR"), java.util.Map.entry("&", "&"), java.util.Map.entry("&&", "AND"),
+            java.util.Map.entry("!", "NOT"), java.util.Map.entry("<<", "<<"), java.util.Map.entry(">>", ">>"));
+
+    /** The clock, with or without parentheses. */
+    private static final Set<String> CLOCK = Set.of("CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "LOCALTIME",
+            "CURRENT_TIME", "CURRENT_DATE", "UTC_TIMESTAMP", "UTC_DATE", "UTC_TIME");
+
+    /** Words of an expression PostgreSQL reads the same. */
+    private static final Set<String> KEYWORDS = Set.of("AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE",
+            "UNKNOWN", "IN", "BETWEEN", "LIKE", "CASE", "WHEN", "THEN", "ELSE", "END", "ESCAPE");
+
+    /** MySQL's INTERVAL units and PostgreSQL's (QUARTER becomes months, three each). */
+    private static final java.util.Map<String, String> INTERVAL_UNITS = java.util.Map.of("MICROSECOND",
+            "microseconds", "SECOND", "seconds", "MINUTE", "minutes", "HOUR", "hours", "DAY", "days", "WEEK",
+            "weeks", "MONTH", "months", "QUARTER", "months", "YEAR", "years");
 
     private static boolean isNumericType(String pg) {
         return pg.equals("smallint") || pg.equals("integer") || pg.equals("bigint") || pg.startsWith("numeric")

@@ -360,15 +360,13 @@ public final class PostgresDialect extends StandardSqlDialect {
     }
 
     @Override
-    public List<String> applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl parsed,
-                                 String targetSchema, Map<String, String> schemaMap) throws SQLException {
+    public DdlRun applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl parsed,
+                           String targetSchema, Map<String, String> schemaMap) throws SQLException {
         // translated from the statement the sink read (its pieces), never from the message's text
         String mysql = parsed.canonical();
         PostgresDdl.Translation t = PostgresDdl.translate(parsed, targetSchema,
                 db -> schemaMap.getOrDefault(db, db));
         if (t.unsupported() != null) throw new UnsupportedDdlException(t.unsupported());
-        for (String w : t.warnings()) LOG.warn("DDL {} in \"{}\" (commitTs {}): {}", ddl.kind(), targetSchema,
-                ddl.commitTs(), w);
         List<String> ran = new ArrayList<>(t.statements().size() + 1);
         // a database of the stream is a schema here: the first statement that creates something in it creates it
         if (!targetSchema.isEmpty() && !t.statements().isEmpty() && CREATES.matcher(mysql).lookingAt()) {
@@ -379,11 +377,50 @@ public final class PostgresDialect extends StandardSqlDialect {
                 // two tasks creating it at once: the loser's IF NOT EXISTS meets the winner's catalog row
                 if (!PostgresErrors.catalogRace(e)) throw e;
             }
-            ran.add(schema);
+            // "schema already exists, skipping": not something this statement did
+            if (didNothing(st).isEmpty()) ran.add(schema);
         }
-        for (String s : t.statements()) st.execute(s);
+        List<String> didNothing = new ArrayList<>();
+        for (String s : t.statements()) {
+            st.execute(s);
+            List<String> notes = didNothing(st);
+            if (!notes.isEmpty()) didNothing.add(String.join("; ", notes));
+        }
         ran.addAll(t.statements());
-        return ran;
+        // every statement of an ALTER TABLE acts on its table: absent ("relation ... does not exist, skipping"), the
+        // guarded ones (DO blocks) did nothing either, without a notice of their own
+        if (parsed.kind() == io.cdcconnect.sink.ddl.DdlPolicy.Kind.ALTER_TABLE && !didNothing.isEmpty()
+                && didNothing.stream().anyMatch(n -> n.contains("does not exist, skipping"))) {
+            while (didNothing.size() < ran.size()) didNothing.add(didNothing.get(0));
+        }
+        return new DdlRun(ran, didNothing, t.warnings());
+    }
+
+    /** PostgreSQL's notices of a skipped {@code IF [NOT] EXISTS}: "table \"t\" does not exist, skipping". */
+    @Override
+    public List<String> didNothing(Statement st) throws SQLException {
+        List<String> notes = new ArrayList<>();
+        for (java.sql.SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) {
+            String m = w.getMessage();
+            // not "is not an identity column, skipping": MODIFY's DROP IDENTITY IF EXISTS is one part of a change
+            if (m != null && m.endsWith(", skipping") && !m.contains("is not an identity column")) notes.add(m);
+        }
+        st.clearWarnings();
+        return notes;
+    }
+
+    /** MySQL index {@code k} of table {@code t} is {@code "t_k"} here ({@link PostgresDdl#indexName}). */
+    @Override
+    public boolean indexExists(Connection c, String schema, String table, String index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_catalog.pg_indexes WHERE schemaname = ? "
+                + "AND tablename = ? AND indexname = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            ps.setString(3, PostgresDdl.indexName(table, index));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     @Override

@@ -31,7 +31,8 @@ final class PostgresErrors {
     static final Set<String> ROW_REJECTED = Set.of("23502", "23503", "23514", "42703", "42P01");
 
     /**
-     * DDL errors that mean "already done": 42P07 table exists, 42701 column exists, 42P06 schema exists, 42710 object
+     * DDL errors that may mean "already done", counted as such only when the statement's result is in the target
+     * ({@code io.cdcconnect.sink.ddl.DdlEffect}): 42P07 table exists, 42701 column exists, 42P06 schema exists, 42710 object
      * (constraint, index) exists, 42P01 table missing, 42703 column missing, 42704 object missing. (A missing schema,
      * 3F000, is not: the statement did not run.)
      */

@@ -39,6 +39,25 @@ class MySqlDdlParserTest {
     }
 
     @Test
+    void keywordsAndFunctionsInExpressionsAreNeverWrittenAsNames() {
+        assertEquals("ALTER TABLE `t` ADD COLUMN `due` DATE DEFAULT (CURRENT_DATE + INTERVAL 30 DAY)",
+                mysql("ALTER TABLE t ADD COLUMN due DATE DEFAULT (CURRENT_DATE + INTERVAL 30 DAY)"));
+        assertEquals("ALTER TABLE `t` ADD COLUMN `d2` DATETIME DEFAULT (CURRENT_TIMESTAMP - INTERVAL 1 HOUR), "
+                        + "ADD COLUMN `u` CHAR(36) DEFAULT (UUID()), ADD COLUMN `x` INT AS (`a` + `b`) STORED",
+                mysql("ALTER TABLE t ADD COLUMN d2 DATETIME DEFAULT (current_timestamp - interval 1 hour), "
+                        + "ADD COLUMN u CHAR(36) DEFAULT (uuid()), ADD COLUMN x INT AS (a + b) STORED"));
+        assertEquals("CREATE TABLE `t` (`d` DATE DEFAULT (CURDATE()), `t` TIME DEFAULT (CURRENT_TIME), "
+                        + "`ts` TIMESTAMP DEFAULT (LOCALTIMESTAMP), `y` INT DEFAULT (YEAR(CURRENT_DATE)))",
+                mysql("CREATE TABLE t (d DATE DEFAULT (curdate()), t TIME DEFAULT (current_time), "
+                        + "ts TIMESTAMP DEFAULT (localtimestamp), y INT DEFAULT (year(current_date)))"));
+        // a listed built-in the grammar has no keyword for is a call of it, not a user-defined function
+        assertEquals("CREATE TABLE `t` (`b` BINARY(16) DEFAULT (UUID_TO_BIN(UUID())))",
+                mysql("CREATE TABLE t (b BINARY(16) DEFAULT (uuid_to_bin(uuid())))"));
+        assertThrows(RefusedDdlException.class, () -> mysql("CREATE TABLE t (b INT DEFAULT (my_func(1)))"));
+        assertThrows(RefusedDdlException.class, () -> mysql("CREATE TABLE t (b INT DEFAULT (`uuid_to_bin`(1)))"));
+    }
+
+    @Test
     void namesEveryTableAndSchema() {
         ParsedDdl rename = MySqlDdlParser.parse("RENAME TABLE a TO b.c, d.e TO f");
         assertEquals(Kind.RENAME_TABLE, rename.kind());

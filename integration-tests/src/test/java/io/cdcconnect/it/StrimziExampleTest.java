@@ -255,8 +255,8 @@ class StrimziExampleTest {
         String yaml = Files.readString(dir().resolve("kafka-connect.yaml"));
         assertEquals(List.of(), violations(yaml), "the file as it is");
 
-        assertEquals(List.of("/spec: property 'replica' is not defined in the schema and the schema does not allow additional properties",
-                        "/spec: required property 'replicas' not found"),
+        assertEquals(List.of("/spec: required property 'replicas' not found",
+                        "/spec: property 'replica' is not defined in the schema and the schema does not allow additional properties"),
                 violations(replaceOnce(yaml, "  replicas: 1\n", "  replica: 1\n")), "a misspelt field, required in v1");
         assertEquals(List.of("/spec/build/plugins/1/artifacts/0: property 'sha512Sum' is not defined in the schema and the schema does not allow additional properties"),
                 violations(replaceLast(yaml, "sha512sum:", "sha512Sum:")), "a misspelt field, deeper");

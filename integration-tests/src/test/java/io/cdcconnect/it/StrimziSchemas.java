@@ -110,7 +110,11 @@ final class StrimziSchemas {
                 return property + " is not set or names no file: run through Maven (integration-tests/pom.xml, copy-strimzi)";
             }
         }
-        if (java21() == null) {
+        Path home = java21();
+        if (home != null && !Files.isExecutable(home.resolve("bin/java"))) {
+            return "-Dcdc.strimzi.java.home=" + home + " holds no bin/java";
+        }
+        if (home == null) {
             return "Strimzi " + VERSION + "'s model and CRD generator need Java 21 or later, and there is none: name one with"
                     + " -Dcdc.strimzi.java.home=<JDK 21+ home> (none under /usr/lib/jvm, and this JVM is "
                     + Runtime.version() + ")";

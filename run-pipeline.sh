@@ -3,6 +3,8 @@
 # Connect worker (all embedded, nothing to install), registers both connectors over REST, runs a workload, shows
 # progress, compares every row of source and target, and exits 0 only when they match.
 #   ./run-pipeline.sh [--transactions N] [--preload N] [--keep-running] [--target-host H --target-port P ...]
+#   ./run-pipeline.sh --mysql8               MySQL 8.0 (embedded 8.0.15) -> MySQL 8.0 instead of MariaDB -> MariaDB
+#   ./run-pipeline.sh --mysql8-to-postgres   MySQL 8.0 -> PostgreSQL 17 (embedded; the sink creates the tables)
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)

@@ -214,6 +214,8 @@ public class CdcSourceTask extends SourceTask {
         if (events.isEmpty()) {
             if (heartbeat == null) return null;
             if (heartbeat.sourceOffset() != null) lastOffset = heartbeat.sourceOffset();
+            long at = heartbeatMillis(heartbeat);
+            if (at > 0) metrics.heartbeat(at);
             return List.of(heartbeatRecord(heartbeat));
         }
         List<Message> messages;
@@ -321,6 +323,13 @@ public class CdcSourceTask extends SourceTask {
         byte[] value = ("{\"ts_ms\":" + ts + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         return new SourceRecord(hb.sourcePartition(), hb.sourceOffset(), hb.topic(), null,
                 Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA, value, hb.timestamp());
+    }
+
+    /** When Debezium generated the heartbeat (its {@code ts_ms}), or 0 when it carries none. */
+    static long heartbeatMillis(SourceRecord hb) {
+        if (!(hb.value() instanceof org.apache.kafka.connect.data.Struct s) || s.schema().field("ts_ms") == null) return 0;
+        Object ts = s.get("ts_ms");
+        return ts instanceof Number n ? n.longValue() : 0;
     }
 
     private static Map<String, ?> partitionOf(List<Outgoing> events, Message m) {

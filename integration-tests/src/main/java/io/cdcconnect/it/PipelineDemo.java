@@ -1,6 +1,10 @@
 package io.cdcconnect.it;
 
+import io.cdcconnect.testsupport.servers.TestServers;
+import io.cdcconnect.testsupport.db.DatabaseServer;
+import io.cdcconnect.testsupport.db.DatabaseSpec;
 import io.cdcconnect.testsupport.db.EmbeddedMariaDb;
+import io.cdcconnect.testsupport.db.TestDatabase;
 import io.cdcconnect.verify.Endpoint;
 import io.cdcconnect.verify.Summary;
 import io.cdcconnect.verify.Verifier;
@@ -23,6 +27,10 @@ import java.util.concurrent.CountDownLatch;
  *          --preload N        customers (each with two orders) written before the connectors start (default 300)
  *          --pause-micros N   pause between transactions (default 0)
  *          --keep-running     leave everything running afterwards, for exploring over REST (Ctrl-C stops)
+ *          --mysql8           MySQL 8.0 (the embedded 8.0.15) into MySQL 8.0 (the same server, database shop_replica),
+ *                             config/source-mysql.json and config/sink-mariadb.json
+ *          --mysql8-to-postgres  MySQL 8.0 into PostgreSQL 17 (embedded, schema public of its own database; the sink
+ *                             creates the tables), config/source-mysql.json and config/sink-postgres.json
  *          --target-host H --target-port P --target-user U --target-password W --target-database D
  *                             apply into another MariaDB/MySQL server instead of a database on the embedded one
  * </pre>
@@ -34,6 +42,7 @@ public final class PipelineDemo {
         int preload = 300;
         long pauseMicros = 0;
         boolean keepRunning = false;
+        String flavor = "mariadb";
         String tHost = null, tUser = "root", tPassword = "", tDb = "shop_replica";
         int tPort = 3306;
         for (int i = 0; i < args.length; i++) {
@@ -42,6 +51,8 @@ public final class PipelineDemo {
                 case "--preload" -> preload = Integer.parseInt(args[++i]);
                 case "--pause-micros" -> pauseMicros = Long.parseLong(args[++i]);
                 case "--keep-running" -> keepRunning = true;
+                case "--mysql8" -> flavor = "mysql8";
+                case "--mysql8-to-postgres" -> flavor = "mysql8-to-postgres";
                 case "--target-host" -> tHost = args[++i];
                 case "--target-port" -> tPort = Integer.parseInt(args[++i]);
                 case "--target-user" -> tUser = args[++i];
@@ -54,24 +65,49 @@ public final class PipelineDemo {
             }
         }
         Pipeline.Target target = tHost == null ? null : new Pipeline.Target(tHost, tPort, tUser, tPassword, tDb);
+        boolean mysql8 = !flavor.equals("mariadb");
+        boolean postgres = flavor.equals("mysql8-to-postgres");
+        if (postgres && target != null) {
+            System.err.println("--mysql8-to-postgres applies to an embedded PostgreSQL; --target-* name a MySQL-family target");
+            System.exit(2);
+        }
+        String sourceName = mysql8 ? "MySQL 8.0" : "MariaDB 11.4";
+        String sourceFile = mysql8 ? "source-mysql.json" : "source-mariadb.json";
+        String sinkFile = postgres ? "sink-postgres.json" : "sink-mariadb.json";
         Path work = Path.of(System.getProperty("cdc.work.dir", "target/demo-work"));
         long t0 = System.nanoTime();
-        say("[1/5] starting MariaDB 11.4 with binlog, a Kafka broker and a Connect worker (embedded)...");
-        Pipeline p = Pipeline.start(work, "shop", target);
+        say("[1/5] starting " + sourceName + " with binlog, " + (postgres ? "PostgreSQL 17, " : "")
+                + "a Kafka broker and a Connect worker (embedded)...");
+        DatabaseServer pg = postgres ? TestServers.database(DatabaseSpec.postgres()) : null;
+        TestDatabase pgDb = postgres ? new TestDatabase(pg, "shop_pg") : null;
+        Pipeline p = Pipeline.start(mysql8 ? DatabaseSpec.mysql("8.0") : DatabaseSpec.mariadb("11.4"), work, "shop", target, false);
         boolean ok = false;
         try {
-            say("      MariaDB at 127.0.0.1:" + p.source().port() + ", Kafka at " + p.connect().bootstrapServers()
-                    + ", Connect REST at " + p.connect().restUrl());
-            say("[2/5] creating `shop` upstream and `" + p.target().database() + "` downstream; preloading "
+            say("      " + sourceName + " at 127.0.0.1:" + p.source().port() + ", Kafka at " + p.connect().bootstrapServers()
+                    + ", Connect REST at " + p.connect().restUrl() + (postgres ? ", PostgreSQL at 127.0.0.1:" + pg.port() : ""));
+            String downstream = postgres ? pgDb.name() + "." + PG_SCHEMA + " (PostgreSQL; the sink creates the tables)"
+                    : p.target().database();
+            say("[2/5] creating `shop` upstream and `" + downstream + "` downstream; preloading "
                     + preload + " customers with two orders each...");
-            p.createSchemas();
+            // PostgreSQL: the MySQL-family target database is created empty and unused; the sink creates the tables
+            // in PostgreSQL from the snapshot's DDL
+            p.createSchemas(Workload.TABLES, Workload.DDL, !postgres);
+            if (postgres) {
+                p.putConfigValue("TARGET_HOST", pg.host());
+                p.putConfigValue("TARGET_PORT", Integer.toString(pg.port()));
+                p.putConfigValue("TARGET_USER", pg.user());
+                p.putConfigValue("TARGET_PASSWORD", pg.password() == null ? "" : pg.password());
+                p.putConfigValue("TARGET_DATABASE", pgDb.name());
+                p.putConfigValue("TARGET_SCHEMA", PG_SCHEMA);
+            }
             Workload workload = new Workload(20261122L);
             try (Connection c = p.sourceConnection()) {
                 workload.preload(c, preload);
             }
             say("      " + workload.rowChanges() + " rows written before capture starts (they arrive by snapshot)");
-            say("[3/5] registering the connectors over REST (config/source-mariadb.json, config/sink-mariadb.json)...");
-            p.registerConnectors();
+            say("[3/5] registering the connectors over REST (config/" + sourceFile + ", config/" + sinkFile + ")...");
+            p.registerSource(sourceFile, 1);
+            p.registerSink(sinkFile, 1);
             StageRates rates = StageRates.start(p::progress);
             say("[4/5] running " + transactions + " transactions upstream (inserts, updates incl. key changes, deletes)...");
             long w0 = System.nanoTime();
@@ -90,17 +126,26 @@ public final class PipelineDemo {
             say(String.format("      workload done: %d row changes in %.1f s", workload.rowChanges(), writeSecs));
             say("[5/5] waiting for the target to catch up, then comparing every row...");
             long c0 = System.nanoTime();
-            List<TableComparison.Result> results = p.awaitCaughtUp(Duration.ofMinutes(5), line -> say("      " + line));
-            double catchUp = (System.nanoTime() - c0) / 1e9;
-            rates.close();
-            say("      caught up; cdc-verify compares every table, chunk by chunk (docs/verify.md)...");
             List<String> tables = new ArrayList<>();
             for (String t : Workload.TABLES) tables.add(p.sourceDb() + "." + t);
             Endpoint up = new Endpoint(p.source().jdbcUrl(p.sourceDb()), p.source().user(), p.source().password());
-            Endpoint down = new Endpoint(p.target().jdbcUrl(p.target().database()), p.target().user(), p.target().password());
+            Endpoint down = postgres ? new Endpoint(pgDb.jdbcUrl(), pg.user(), pg.password())
+                    : new Endpoint(p.target().jdbcUrl(p.target().database()), p.target().user(), p.target().password());
+            VerifyRequest request = VerifyRequest.of(up, down, tables,
+                    Map.of(p.sourceDb(), postgres ? PG_SCHEMA : p.target().database())).withChunkSize(1000);
+            List<TableComparison.Result> results;
+            if (postgres) {
+                // the row comparison of awaitCaughtUp reads MySQL on both sides: across engines, cdc-verify decides
+                results = List.of();
+                awaitEqual(p, request, Duration.ofMinutes(5));
+            } else {
+                results = p.awaitCaughtUp(Duration.ofMinutes(5), line -> say("      " + line));
+            }
+            double catchUp = (System.nanoTime() - c0) / 1e9;
+            rates.close();
+            say("      caught up; cdc-verify compares every table, chunk by chunk (docs/verify.md)...");
             long v0 = System.nanoTime();
-            VerifyReport report = Verifier.run(VerifyRequest.of(up, down, tables, Map.of(p.sourceDb(), p.target().database()))
-                    .withChunkSize(1000), line -> say("      " + line));
+            VerifyReport report = Verifier.run(request, line -> say("      " + line));
             double verifySecs = (System.nanoTime() - v0) / 1e9;
             say("");
             say("Summary (cdc-verify)");
@@ -135,7 +180,10 @@ public final class PipelineDemo {
             say("FAILED: " + e.getMessage());
             e.printStackTrace();
         } finally {
-            if (!keepRunning) p.close();
+            if (!keepRunning) {
+                p.close();
+                if (pgDb != null) pgDb.close();
+            }
         }
         System.exit(ok ? 0 : 1);
     }
@@ -143,5 +191,24 @@ public final class PipelineDemo {
     private static void say(String line) {
         System.out.println(line);
         System.out.flush();
+    }
+
+    /** The PostgreSQL schema the sink writes into with --mysql8-to-postgres. */
+    private static final String PG_SCHEMA = "public";
+
+    /** Runs cdc-verify every few seconds until source and target are equal (or the time is up). */
+    private static void awaitEqual(Pipeline p, VerifyRequest request, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            VerifyReport r = Verifier.run(request, null);
+            PipelineProgress.Snapshot s = p.progress();
+            if (r.equal()) return;
+            if (System.nanoTime() > deadline) {
+                say("      not equal after " + timeout.toSeconds() + " s");
+                return;
+            }
+            say(String.format("      captured %d | applied %d | lag %d | not equal yet", s.captured(), s.applied(), s.lag()));
+            Thread.sleep(3000);
+        }
     }
 }

@@ -49,6 +49,8 @@ public final class SinkValidation {
         for (ConfigProblem w : JdbcSinkSettings.warnings("sink " + props.getOrDefault("name", "(validation)"), props)) {
             LOG.warn(w.message());
         }
+        String metadata = topicPatternWarning("sink " + props.getOrDefault("name", "(validation)"), props);
+        if (metadata != null) LOG.warn(metadata);
         CdcSinkConfig config;
         try {
             config = CdcSinkConfig.withoutRules(sound);
@@ -95,6 +97,44 @@ public final class SinkValidation {
         if (warning != null) LOG.warn(warning);
         return ConverterRules.forConsumer(config.inputWireFormat(), compressed, props).stream()
                 .map(p -> new ConfigProblem(p.setting(), p.message())).toList();
+    }
+
+    /** The consumer override that makes {@code topics.regex} see a new topic soon (the templates in config/ set it). */
+    public static final String METADATA_MAX_AGE_OVERRIDE = "consumer.override.metadata.max.age.ms";
+    /** Kafka's consumer default for {@code metadata.max.age.ms}: 5 minutes. */
+    static final long KAFKA_DEFAULT_METADATA_MAX_AGE_MS = 300_000L;
+
+    /**
+     * A warning when {@code topics.regex} is used without {@value #METADATA_MAX_AGE_OVERRIDE} below Kafka's default, or
+     * null: a consumer matches its pattern against the topics its metadata lists, and refreshes that metadata only
+     * every {@code metadata.max.age.ms} (5 minutes by default), so a new table's topic would be read up to 5 minutes
+     * after it appears, its rows held back that long. Connect's validation has no warnings, so this is logged. The
+     * worker may set {@code consumer.metadata.max.age.ms} for every sink, which validate() cannot see; the warning
+     * says so.
+     */
+    static String topicPatternWarning(String who, Map<String, String> props) {
+        String pattern = props.get("topics.regex");
+        if (pattern == null || pattern.isBlank()) return null;
+        String value = props.get(METADATA_MAX_AGE_OVERRIDE);
+        String problem;
+        if (value == null || value.isBlank()) {
+            problem = "is used without " + METADATA_MAX_AGE_OVERRIDE;
+        } else {
+            long ms;
+            try {
+                ms = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                return who + ": " + METADATA_MAX_AGE_OVERRIDE + " is not a number of milliseconds";
+            }
+            if (ms < KAFKA_DEFAULT_METADATA_MAX_AGE_MS) return null;
+            problem = "is used with " + METADATA_MAX_AGE_OVERRIDE + "=" + ms + ", no shorter than Kafka's default";
+        }
+        return who + ": topics.regex " + problem + ": the consumer sees a topic created later (a new table's) only when"
+                + " it refreshes its metadata, every metadata.max.age.ms (Kafka's default 300000 ms, 5 minutes), so that"
+                + " table's rows may wait up to 5 minutes. Set " + METADATA_MAX_AGE_OVERRIDE + " (e.g. 30000; the"
+                + " templates in config/ set it) and let the worker accept it (connector.client.config.override.policy=All,"
+                + " or on Kafka 4.2+ Allowlist with metadata.max.age.ms in connector.client.config.override.allowlist),"
+                + " unless the worker itself sets consumer.metadata.max.age.ms";
     }
 
     private static List<ConfigProblem> concat(List<ConfigProblem> a, List<ConfigProblem> b) {

@@ -41,7 +41,8 @@ public final class SourceMetrics implements AutoCloseable {
     /** Every metric of a source task, in the order docs/monitoring.md lists them. */
     public static final List<Metric> TASK = List.of(
             Metric.gauge(LAG, "ms", "now minus the source commit time of the last event emitted (a watermark "
-                    + "counts; grows while the binlog brings nothing)"),
+                    + "counts, and so does a Debezium heartbeat forwarded while the binlog brings nothing: with "
+                    + "heartbeat.interval.ms set it stays near 0 on an idle source; without, it grows)"),
             Metric.counter(RECORDS_POLLED, "records", "records polled from Debezium's binlog reader (rows, DDL, "
                     + "heartbeats, transaction markers)"),
             Metric.counter(DDL_EMITTED, "statements", "DDL statements emitted (once each, however many partitions "
@@ -160,6 +161,15 @@ public final class SourceMetrics implements AutoCloseable {
             if (ms > lastCommit) lastCommit = ms;
         }
         if (lastCommit > 0) lastCommitMillis = lastCommit;
+    }
+
+    /**
+     * A Debezium heartbeat generated at {@code millis} was forwarded because the poll brought no change: the binlog
+     * reader had nothing to hand over, so the source is read up to then, and the lag counts from it (as an idle
+     * watermark's does). Poll thread only.
+     */
+    public void heartbeat(long millis) {
+        if (millis > lastCommitMillis) lastCommitMillis = millis;
     }
 
     private TableMetrics table(TableInfo t) {

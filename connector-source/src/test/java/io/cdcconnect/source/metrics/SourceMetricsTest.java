@@ -125,6 +125,23 @@ class SourceMetricsTest {
     }
 
     @Test
+    void aHeartbeatOnAnIdleSourceHoldsTheLagDownAndNeverMovesItBack() {
+        long old = System.currentTimeMillis() - 60_000;
+        try (SourceMetrics m = SourceMetrics.inMemory("c", "0", null)) {
+            assertEquals(0.0, m.value(SourceMetrics.LAG), "nothing emitted yet");
+            m.emitted(List.of(new Outgoing("t.items", 0, RowChange.insert(ITEMS, new Object[]{1L}, ts(old)), null)),
+                    List.of(message("t.items", 0, 10, ts(old), 0)));
+            assertTrue(m.value(SourceMetrics.LAG) >= 60_000, "a row committed a minute ago: " + m.value(SourceMetrics.LAG));
+            m.heartbeat(System.currentTimeMillis());
+            assertTrue(m.value(SourceMetrics.LAG) < 30_000, "read up to the heartbeat: " + m.value(SourceMetrics.LAG));
+            // an older heartbeat (or one without a time) does not take it back
+            m.heartbeat(old);
+            m.heartbeat(0);
+            assertTrue(m.value(SourceMetrics.LAG) < 30_000, "lag " + m.value(SourceMetrics.LAG));
+        }
+    }
+
+    @Test
     void taskAndTableMBeansAreNamedAsKafkaConnectsAndGoneAfterClose() throws Exception {
         ObjectName task = new ObjectName("cdc-connect:type=source-task-metrics,connector=src-jmx,task=0");
         ObjectName table = new ObjectName(

@@ -464,6 +464,7 @@ ALTER TABLE addresses MODIFY country CHAR(2) NOT NULL DEFAULT 'US';
 INSERT INTO addresses (id, line1, zip) VALUES (5, '7 Oak', '94105');
 ALTER TABLE addresses MODIFY zip VARCHAR(10) NOT NULL;
 UPDATE addresses SET zip = '02111' WHERE id = 1;
+UPDATE addresses SET line2 = '' WHERE line2 IS NULL;
 ALTER TABLE addresses MODIFY line2 VARCHAR(100) NOT NULL DEFAULT '';
 INSERT INTO addresses (id, line1, zip) VALUES (6, '3 Pine', '60601');
 ALTER TABLE addresses MODIFY line2 VARCHAR(100) NULL;

@@ -686,7 +686,7 @@ INSERT INTO plans (id, name, price_cents) VALUES (10, 'hidden', 1);
 ALTER TABLE subscriptions ADD COLUMN trial_ends_on DATE NULL DEFAULT (CURRENT_DATE + INTERVAL 14 DAY);
 UPDATE subscriptions SET trial_ends_on = '2024-06-01';
 ALTER TABLE subscriptions ALTER COLUMN trial_ends_on DROP DEFAULT;
-INSERT INTO subscriptions (id, plan_id, customer_name, started_on) VALUES (11, 8, 'jo', '2024-05-02');
+INSERT INTO subscriptions (id, plan_id, customer_name, started_on, trial_ends_on) VALUES (11, 8, 'jo', '2024-05-02', NULL);
 
 -- group marker_last: corpus_tail
 CREATE TABLE corpus_tail (id INT NOT NULL PRIMARY KEY, note VARCHAR(40) NOT NULL);

@@ -126,12 +126,22 @@ class PluginArchiveTest {
         }
     }
 
-    /** doc/THIRD-PARTY.txt names exactly the third-party jars of lib/, each with at least one licence. */
+    /**
+     * doc/THIRD-PARTY.txt names exactly the third-party jars of lib/, each with at least one licence and the file in
+     * doc/licenses/ holding its text (a jar arriving without either fails here). Shared with VerifyArchiveTest.
+     */
     @Test
     void thirdPartyListNamesEveryBundledJarWithItsLicence() throws IOException {
-        Pattern coordinates = Pattern.compile("([^\\s:]+):([^\\s:]+):([^\\s:]+)(?: \\(.*\\))?");
         for (String[] plugin : PLUGINS) {
-            Path dir = home(plugin[0]);
+            checkThirdParty(plugin[0], home(plugin[0]), "cdc-connect-");
+        }
+    }
+
+    /** {@code home}'s doc/THIRD-PARTY.txt against its lib/ (our own jars, named {@code ours*}, left out). */
+    static void checkThirdParty(String what, Path dir, String ours) throws IOException {
+        Pattern coordinates = Pattern.compile("([^\\s:]+):([^\\s:]+):([^\\s:]+)(?: \\(.*\\))?");
+        {
+            String[] plugin = {what};
             String text = Files.readString(dir.resolve("doc").resolve("THIRD-PARTY.txt"));
             List<String> blocks = List.of(text.strip().split("\\n\\s*\\n"));
             Set<String> listed = new TreeSet<>();
@@ -141,9 +151,20 @@ class PluginArchiveTest {
                 assertTrue(m.matches(), plugin[0] + ": not an entry: " + block);
                 assertTrue(listed.add(m.group(2) + "-" + m.group(3) + ".jar"), plugin[0] + ": twice: " + block);
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("  licence: ")), plugin[0] + ": no licence: " + block);
+                List<String> texts = lines.stream().filter(l -> l.startsWith("  licence text: "))
+                        .map(l -> l.substring("  licence text: ".length())).toList();
+                assertEquals(1, texts.size(), plugin[0] + ": no licence text named (add it to src/assembly/licenses/ "
+                        + "and to src/assembly/third-party.ftl): " + block);
+                assertTrue(texts.get(0).startsWith("doc/licenses/"), block);
+                Path licence = dir.resolve(texts.get(0));
+                assertTrue(Files.isRegularFile(licence) && Files.size(licence) > 500,
+                        plugin[0] + ": " + licence + " missing or not a licence text: " + block);
+                String l = Files.readString(licence);
+                assertTrue(l.contains("Licen") && (l.contains("Copyright") || l.contains("Apache License")),
+                        plugin[0] + ": " + licence + " is not a licence text");
             }
             Set<String> bundled = new TreeSet<>(list(dir.resolve("lib")));
-            bundled.removeIf(j -> j.startsWith("cdc-connect-"));
+            bundled.removeIf(j -> j.startsWith(ours));
             assertFalse(bundled.isEmpty(), plugin[0]);
             assertEquals(bundled, listed, plugin[0] + ": THIRD-PARTY.txt against lib/:\n" + text);
             assertTrue(text.contains("bundles these " + bundled.size() + " third-party components"), text);

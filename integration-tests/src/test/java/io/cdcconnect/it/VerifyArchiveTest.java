@@ -28,12 +28,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class VerifyArchiveTest {
 
+    private static Path home() throws IOException {
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("cdc.verify.dist.dir", "target/verify-dist")))) {
+            return dirs.filter(p -> p.getFileName().toString().startsWith("cdc-verify-")).findFirst().orElseThrow();
+        }
+    }
+
+    /**
+     * The archive's licences: LICENSE, doc/NOTICE naming this version, and doc/THIRD-PARTY.txt naming exactly the
+     * third-party jars of lib/, each with its licence and the text of it in doc/licenses/ (as the plugin archives).
+     */
+    @Test
+    void everyBundledJarHasItsLicenceTextAndAThirdPartyEntry() throws Exception {
+        Path home = home();
+        String version = home.getFileName().toString().substring("cdc-verify-".length());
+        assertTrue(Files.readString(home.resolve("LICENSE")).contains("Apache License"));
+        assertTrue(Files.readString(home.resolve("doc/LICENSE")).contains("Apache License"));
+        String notice = Files.readString(home.resolve("doc/NOTICE"));
+        assertTrue(notice.contains("cdc-connect-verify " + version) && !notice.contains("${"), notice);
+        PluginArchiveTest.checkThirdParty("cdc-verify", home, "cdc-connect-");
+    }
+
     @Test
     void theShippedScriptComparesAndExitsZeroOneOrTwo() throws Exception {
-        Path home;
-        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("cdc.verify.dist.dir", "target/verify-dist")))) {
-            home = dirs.filter(p -> p.getFileName().toString().startsWith("cdc-verify-")).findFirst().orElseThrow();
-        }
+        Path home = home();
         Path script = home.resolve("bin/cdc-verify");
         assertTrue(Files.isExecutable(script), script + " is executable");
         List<String> libs;

@@ -511,6 +511,7 @@ public final class DdlCoordinator {
     private void ensureTables() throws SQLException {
         if (tablesReady) return;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            ControlSchema.ensure(c, sql); // an older layout brought to this sink's first
             // the checkpoint's tables too: state() reads them beside the coordination's
             for (String statement : sql.createCheckpoint()) st.execute(statement);
             for (String statement : sql.createCoordination()) st.execute(statement);

@@ -85,6 +85,7 @@ final class WrittenThrough {
     private void ensureTable() throws SQLException {
         if (tableReady) return;
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            ControlSchema.ensure(c, sql); // an older layout brought to this sink's first
             for (String statement : sql.createWrittenThrough()) st.execute(statement);
             if (!c.getAutoCommit()) c.commit();
         }

@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.dialect;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -123,6 +125,31 @@ public interface ControlSql {
 
     /** (connector, topic, ddl id): marks the statement run. */
     String finishRun();
+
+    /**
+     * Creates the schema and {@code control_schema} if missing: one row ({@code id} 1) holding the layout version of
+     * this schema's control tables ({@code io.cdcconnect.sink.ddl.ControlSchema}).
+     */
+    List<String> createControlSchema();
+
+    /** () -> version: the layout version recorded in {@code control_schema}, no row when none is. */
+    String selectControlSchemaVersion();
+
+    /** (version): records the layout version; a row already there is kept. */
+    String insertControlSchemaVersion();
+
+    /** (new version, old version): moves the recorded version on from {@code old version}; 0 rows when it is not that. */
+    String raiseControlSchemaVersion();
+
+    /**
+     * The statements that bring {@code table}, as it was at layout version {@code version - 1}, to layout version
+     * {@code version}; run only where the table exists (a missing one is created in the current layout). Empty when
+     * that step leaves the table as it was.
+     */
+    List<String> migrateTable(int version, String table);
+
+    /** Whether {@code table} exists in this schema. */
+    boolean tableExists(Connection c, String table) throws SQLException;
 
     /** {@code table} in this schema, quoted. */
     String table(String table);

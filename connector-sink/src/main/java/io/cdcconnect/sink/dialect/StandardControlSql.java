@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.dialect;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -34,6 +36,47 @@ public abstract class StandardControlSql implements ControlSql {
     @Override
     public String table(String table) {
         return dialect.qualified(schema, table);
+    }
+
+    @Override
+    public List<String> createControlSchema() {
+        return List.of(createSchema(), "CREATE TABLE IF NOT EXISTS " + table("control_schema")
+                + " (id SMALLINT NOT NULL, version INT NOT NULL, updated_at " + timestampNow() + ", PRIMARY KEY (id))"
+                + tableOptions());
+    }
+
+    @Override
+    public String selectControlSchemaVersion() {
+        return "SELECT version FROM " + table("control_schema") + " WHERE id = 1";
+    }
+
+    @Override
+    public String insertControlSchemaVersion() {
+        return insertIgnoring(table("control_schema"), "id, version", "1, ?");
+    }
+
+    @Override
+    public String raiseControlSchemaVersion() {
+        return "UPDATE " + table("control_schema") + " SET version = ?, updated_at = CURRENT_TIMESTAMP(3)"
+                + " WHERE id = 1 AND version = ?";
+    }
+
+    /**
+     * Layout 1 is 0.1.0's tables as they were (the same columns, keys and types) with {@code control_schema} beside
+     * them: no table changes. A later layout adds its case here, e.g. {@code case 2 -> "ddl_copy".equals(table) ?
+     * List.of("ALTER TABLE " + table(table) + " ADD COLUMN ...") : List.of();}.
+     */
+    @Override
+    public List<String> migrateTable(int version, String table) {
+        return switch (version) {
+            case 1 -> List.of();
+            default -> throw new IllegalArgumentException("no layout version " + version + " of the control tables");
+        };
+    }
+
+    @Override
+    public boolean tableExists(Connection c, String table) throws SQLException {
+        return dialect.tableExists(c, schema, table);
     }
 
     @Override

@@ -192,6 +192,65 @@ class WorkerVersionMatrixTest {
         LOG.info("Kafka {} worker checked in {} ms", release, (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /**
+     * Every {@code org/apache/kafka/...} class that a class in either archive names is on the worker's classpath or in
+     * the archive itself, except the ones the plugins load only behind a guard: {@code PluginMetrics} (KIP-877, Kafka
+     * 4.1+), asked for inside a {@code try} that catches its absence. A class of Kafka's named and missing would fail
+     * whatever reaches it, as {@code Sanitizer} failed the source's start on 4.4 until the archive carried one.
+     */
+    @ParameterizedTest(name = "Kafka {0} worker")
+    @ValueSource(strings = {"3.9.1", "4.1.1", "4.4.0"})
+    void theArchivesNameNoKafkaClassTheWorkerLacks(String release) throws IOException {
+        String digits = release.substring(0, release.lastIndexOf('.')).replace(".", "");
+        Path workerLib = Path.of(System.getProperty("cdc.kafka" + digits + ".worker.dir",
+                "target/kafka-" + release + "-worker")).resolve("lib");
+        List<Path> workerJars = jars(workerLib);
+        assumeTrue(workerJars.stream().anyMatch(j -> j.getFileName().toString()
+                .equals("connect-runtime-" + release + ".jar")), "no Kafka " + release + " Connect runtime in " + workerLib);
+        java.util.Set<String> guarded = release.startsWith("3.")
+                ? java.util.Set.of("org/apache/kafka/common/metrics/PluginMetrics") : java.util.Set.of();
+        for (String artifactId : List.of("cdc-connect-source", "cdc-connect-sink")) {
+            List<Path> pluginJars = jars(ConnectPlugins.home(Pipeline.pluginDir(), artifactId).resolve("lib"));
+            java.util.Set<String> present = new java.util.HashSet<>();
+            for (Path j : Stream.concat(workerJars.stream(), pluginJars.stream()).toList()) present.addAll(classes(j));
+            Map<String, String> missing = new TreeMap<>();
+            java.util.regex.Pattern named = java.util.regex.Pattern.compile("org/apache/kafka/[A-Za-z0-9_/$]+");
+            for (Path j : pluginJars) {
+                try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(j.toFile())) {
+                    for (java.util.zip.ZipEntry e : java.util.Collections.list(zip.entries())) {
+                        if (!e.getName().endsWith(".class")) continue;
+                        String text;
+                        try (java.io.InputStream in = zip.getInputStream(e)) {
+                            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                        }
+                        java.util.regex.Matcher m = named.matcher(text);
+                        while (m.find()) {
+                            if (m.group().endsWith("/")) continue; // a package's name, not a class's
+                            String outer = m.group().split("\\$")[0];
+                            if (!present.contains(outer) && !guarded.contains(outer)) {
+                                missing.putIfAbsent(outer, j.getFileName() + "!" + e.getName());
+                            }
+                        }
+                    }
+                }
+            }
+            assertEquals(Map.of(), missing, artifactId + " names Kafka classes a Kafka " + release
+                    + " worker lacks (class -> where it is named)");
+        }
+    }
+
+    /** The class names ({@code a/b/C}, inner classes included) a jar holds. */
+    private static List<String> classes(Path jar) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+            for (java.util.zip.ZipEntry e : java.util.Collections.list(zip.entries())) {
+                String n = e.getName();
+                if (n.endsWith(".class")) out.add(n.substring(0, n.length() - ".class".length()));
+            }
+        }
+        return out;
+    }
+
     /** The sink's offsets, as {@code GET /connectors/<sink>/offsets} answers them, reach every table partition's end. */
     private static void assertSinkOffsetsReachTheEnd(Pipeline pipeline) throws Exception {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();

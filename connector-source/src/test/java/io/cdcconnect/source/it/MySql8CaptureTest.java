@@ -132,12 +132,19 @@ class MySql8CaptureTest {
                 assertEquals(2L, col(full, "e"));
                 int seen = task.records().size();
 
+                // MySQL 8 stamps each commit to the microsecond and Canal-JSON carries milliseconds ("es"): two
+                // commits within one millisecond share it (the source's commit ts tells them apart only in its
+                // logical bits, which plain Canal-JSON drops). The pauses keep the commits in distinct milliseconds,
+                // so that the order of the decoded ts below is the commits' order.
                 db.execute("START TRANSACTION",
                         "UPDATE " + d + ".t SET vc = 'changed', j = JSON_ARRAY(1, 2) WHERE id = 1",
                         "INSERT INTO " + d + ".t (id, vc) VALUES (3, 'three')",
                         "COMMIT",
+                        "DO SLEEP(0.005)",
                         "DELETE FROM " + d + ".t WHERE id = 3",
+                        "DO SLEEP(0.005)",
                         "ALTER TABLE " + d + ".t ADD COLUMN z INT NOT NULL DEFAULT 7",
+                        "DO SLEEP(0.005)",
                         "INSERT INTO " + d + ".t (id) VALUES (4)");
                 task.pollUntil(r -> rows(task.decoded()).stream().anyMatch(x -> (Long) col(x, "id") == 4L), 60_000);
                 List<TaskDriver.Decoded> all = task.decoded();

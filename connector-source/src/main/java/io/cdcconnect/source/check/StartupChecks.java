@@ -88,6 +88,16 @@ public final class StartupChecks {
                     + "; updates and deletes need every column. Run SET GLOBAL binlog_row_image='FULL' and put "
                     + "binlog_row_image=FULL in my.cnf."));
         }
+        // MySQL 8 only (MariaDB has no such variable). Debezium skips PARTIAL_UPDATE_ROWS events without a word: every
+        // UPDATE the server logs as a JSON diff would be lost, not just its JSON column (MySql8CaptureTest shows it).
+        String valueOptions = variable(c, "binlog_row_value_options");
+        if (valueOptions != null && valueOptions.toUpperCase(Locale.ROOT).contains("PARTIAL_JSON")) {
+            problems.add(new Problem("database.hostname", "binlog_row_value_options is " + valueOptions + " on "
+                    + where + "; the binlog then holds UPDATEs of JSON columns as diffs (PARTIAL_UPDATE_ROWS_EVENT), "
+                    + "which the binlog reader skips, so those updates would be lost. Run SET GLOBAL "
+                    + "binlog_row_value_options='' and remove binlog_row_value_options=PARTIAL_JSON from my.cnf; "
+                    + "sessions must not set it either."));
+        }
     }
 
     private static String variable(Connection c, String name) throws SQLException {

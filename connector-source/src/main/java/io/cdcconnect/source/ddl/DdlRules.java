@@ -170,6 +170,9 @@ public final class DdlRules {
                     + "(?:\\s*\\.\\s*(`(?:[^`]|``)+`|[^\\s.`]+))?\\s+", Pattern.CASE_INSENSITIVE);
     private static final Pattern ADD_INDEX = Pattern.compile(
             "^ADD\\s+(UNIQUE|INDEX|KEY|FULLTEXT|SPATIAL|PRIMARY\\s+KEY|CONSTRAINT)\\b", Pattern.CASE_INSENSITIVE);
+    /** A CHECK constraint (MySQL 8.0.16+ enforces it) is no index, though it is added with ADD [CONSTRAINT [name]]. */
+    private static final Pattern ADD_CHECK = Pattern.compile(
+            "^ADD\\s+(?:CONSTRAINT\\s+(?:(?:`(?:[^`]|``)+`|[^\\s(`]+)\\s*)?)?CHECK\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern DROP_INDEX = Pattern.compile("^DROP\\s+(INDEX|KEY|PRIMARY\\s+KEY)\\b",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern RENAME_TABLE = Pattern.compile("^RENAME\\s+(TO|AS)?\\s*[^\\s]",
@@ -183,6 +186,7 @@ public final class DdlRules {
         String spec = stmt.substring(h.end()).trim();
         // A single specification decides; several (comma-separated) are a general ALTER.
         if (hasTopLevelComma(spec)) return DdlChange.Kind.ALTER;
+        if (ADD_CHECK.matcher(spec).find()) return DdlChange.Kind.ALTER;
         if (ADD_INDEX.matcher(spec).find()) return DdlChange.Kind.CINDEX;
         if (DROP_INDEX.matcher(spec).find()) return DdlChange.Kind.DINDEX;
         if (!RENAME_OTHER.matcher(spec).find() && RENAME_TABLE.matcher(spec).find()) return DdlChange.Kind.RENAME;

@@ -77,6 +77,11 @@ class DdlRulesTest {
         assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("CREATE UNIQUE INDEX i ON t (a)"));
         assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("ALTER TABLE t ADD INDEX i (a, b)"));
         assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("ALTER TABLE `d`.`t` ADD UNIQUE KEY u (a)"));
+        assertEquals(DdlChange.Kind.CINDEX, DdlRules.kind("ALTER TABLE t ADD CONSTRAINT u UNIQUE (a)"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t ADD CONSTRAINT `c k` CHECK (c > 0)"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t ADD CONSTRAINT CHECK (c > 0)"));
+        assertEquals(DdlChange.Kind.ALTER, DdlRules.kind("ALTER TABLE t ADD CHECK (c > 0)"));
         assertEquals(DdlChange.Kind.DINDEX, DdlRules.kind("DROP INDEX i ON t"));
         assertEquals(DdlChange.Kind.DINDEX, DdlRules.kind("ALTER TABLE t DROP INDEX i"));
         assertEquals(DdlChange.Kind.RENAME, DdlRules.kind("RENAME TABLE a TO b"));

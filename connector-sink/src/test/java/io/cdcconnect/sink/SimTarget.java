@@ -111,10 +111,7 @@ final class SimTarget {
          */
         void sessionEnded() {
             if (Boolean.getBoolean("sim.verbose")) System.out.println("SIM session ended, unknown run " + unknownRun);
-            if (unknownRun >= 0) {
-                diedAfterRunning.add(ddlRuns.remove(unknownRun) + " from " + ddlOrigins.remove(unknownRun));
-                unknownRun = -1;
-            }
+            forgetUnknownRun();
             if (store != null) store.close();
         }
 
@@ -187,12 +184,30 @@ final class SimTarget {
         /** The statement this task ran whose run the store does not know yet: the index of its entry in ddlRuns. */
         private int unknownRun = -1;
 
+        /**
+         * The statement whose run the store does not know leaves the runs the check counts (it will run again). Found
+         * by identity: other tasks' entries may have left the list since, so its index may have moved (statements run
+         * over several puts, so two tasks may each have one pending).
+         */
+        private void forgetUnknownRun() {
+            if (unknownRun < 0) return;
+            String entry = unknownEntry;
+            for (int i = ddlRuns.size() - 1; i >= 0; i--) {
+                if (ddlRuns.get(i) == entry) {
+                    diedAfterRunning.add(ddlRuns.remove(i) + " from " + ddlOrigins.remove(i));
+                    break;
+                }
+            }
+            unknownRun = -1;
+            unknownEntry = null;
+        }
+
+        /** The entry of {@link #unknownRun} in ddlRuns (the very object: equal strings of other runs are not it). */
+        private String unknownEntry;
+
         /** The task dies: its pipeline stops where it is, and the sim restarts it from the committed offsets. */
         private InjectedFault death(String where) {
-            if (unknownRun >= 0) {
-                diedAfterRunning.add(ddlRuns.remove(unknownRun) + " from " + ddlOrigins.remove(unknownRun));
-                unknownRun = -1;
-            }
+            forgetUnknownRun();
             InjectedFault death = new InjectedFault("injected: the task died " + where);
             failure = death;
             return death;
@@ -446,6 +461,7 @@ final class SimTarget {
             ddlRuns.add(ddl.commitTs() + " " + ddl.query());
             ddlOrigins.add(origin);
             unknownRun = ddlRuns.size() - 1;
+            unknownEntry = ddlRuns.get(unknownRun);
             if (dies()) throw death("after the statement at " + origin + " ran");
             return true;
         }

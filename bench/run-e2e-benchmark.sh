@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end benchmark (docs/benchmarks-e2e.md): our source per protocol against Debezium's MariaDB connector with
+# End-to-end benchmark (bench/results/benchmarks-e2e.md): our source per protocol against Debezium's MariaDB connector with
 # JsonConverter, and our sink (and its variants) against the Debezium JDBC sink in upsert mode and a plain-JDBC
 # ceiling, cold and warm, all in one run on embedded MariaDB 11.4 + Kafka + Connect; then the same into an embedded
 # PostgreSQL 17 (our sink against the Debezium JDBC sink). Not a test: nothing here runs in `mvn test`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end latency benchmark (docs/benchmarks-latency.md, issue 14): lag from source commit to target commit of our
+# End-to-end latency benchmark (bench/results/benchmarks-latency.md, issue 14): lag from source commit to target commit of our
 # source + our sink at steady input rates, on embedded MariaDB 11.4 with the Kafka broker and the Connect worker each
 # in a child JVM; split into source side and sink side by the broker's append time. Not a test: nothing here runs in
 # `mvn test`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Snapshot benchmark (docs/benchmarks-snapshot.md): our source's initial snapshot against Debezium's MariaDB connector
+# Snapshot benchmark (bench/results/benchmarks-snapshot.md): our source's initial snapshot against Debezium's MariaDB connector
 # with JsonConverter, each with snapshot.max.threads 1 and 2, on embedded MariaDB 11.4, the Kafka broker and the
 # Connect worker each in a child JVM. Not a test: nothing here runs in `mvn test`.
 #   bench/run-snapshot-benchmark.sh [--tables N] [--rows N] [--rounds N] [--report FILE|-] [--quick]

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 /**
  * Where an unpacked plugin archive is in a plugin folder: each archive's top folder is its Confluent Hub component
  * name, {@code <owner>-<artifactId>-<version>} (src/assembly/connect-plugin.xml), e.g.
- * {@code cdcconnect-cdc-connect-source-0.1.0}.
+ * {@code cdcconnect-cdc-connect-source-1.0.0}.
  */
 public final class ConnectPlugins {
     /** Confluent Hub owner of both archives (the root pom's {@code connect.plugin.owner}). */

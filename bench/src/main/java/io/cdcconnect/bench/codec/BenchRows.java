@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** The two benchmark rows of docs/benchmarks.md: the 60-column wide row (~1.2 KB) and the sysbench row. */
+/** The two benchmark rows of docs/benchmarks.md (bench/results/benchmarks-codec.md): the 60-column wide row (~1.2 KB) and the sysbench row. */
 public final class BenchRows {
 
     private static final int PK = ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY;

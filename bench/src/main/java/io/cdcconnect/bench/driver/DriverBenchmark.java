@@ -85,7 +85,7 @@ public final class DriverBenchmark {
         int wideRows = 30_000;
         int rounds = 3;
         int batch = 256;
-        Path report = Path.of("docs/benchmarks-driver.md");
+        Path report = Path.of("bench/results/benchmarks-driver.md");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rows" -> sysbenchRows = Integer.parseInt(args[++i]);

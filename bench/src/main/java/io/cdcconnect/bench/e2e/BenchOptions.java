@@ -53,7 +53,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
               --targets             sink targets to measure: mariadb, postgres or both (default both); the
                                     PostgreSQL phase starts an embedded PostgreSQL 17 (test-support)
               --timeout-seconds     per variant (default 900)
-              --report              markdown file to write the results to (default docs/benchmarks-e2e.md; - = none)
+              --report              markdown file to write the results to (default bench/results/benchmarks-e2e.md; - = none)
               --deployment          processes (default): the Kafka broker and the Connect worker each in a
                                     child JVM of its own, as users deploy them; embedded: both in this JVM
               --shapes              scale shapes beside the default sink run (default none): tasks2 (our sink,
@@ -80,7 +80,7 @@ public record BenchOptions(int tables, int rowsPerTable, int operations, int sin
         int rounds = -1;
         Set<String> skip = new LinkedHashSet<>();
         long timeout = 900;
-        Path report = Path.of("docs/benchmarks-e2e.md");
+        Path report = Path.of("bench/results/benchmarks-e2e.md");
         boolean quick = false;
         Set<String> targets = new LinkedHashSet<>(TARGETS);
         String deployment = DEPLOYMENTS.get(0);

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Renders the results as the markdown of {@code docs/benchmarks-e2e.md} (also printed to stdout). */
+/** Renders the results as the markdown of {@code bench/results/benchmarks-e2e.md} (also printed to stdout). */
 public final class BenchReport {
     private BenchReport() {
     }

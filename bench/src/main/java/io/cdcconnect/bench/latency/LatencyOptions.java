@@ -32,7 +32,7 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
                               an fsync takes milliseconds, 2 connections committing durably cannot reach the rates)
               --source-config settings added to our source's config/source-mariadb.json, e.g. poll.interval.ms=50
               --sink-config   settings added to our sink's config/sink-mariadb.json, e.g. worker.count=2
-              --report        markdown file to write the results to (default docs/benchmarks-latency.md; - = none)
+              --report        markdown file to write the results to (default bench/results/benchmarks-latency.md; - = none)
               --quick         20 s per rate, 2000 rows per table: a smoke run
             """;
 
@@ -44,7 +44,7 @@ public record LatencyOptions(List<Integer> rates, int seconds, int skipSeconds, 
         int rows = -1;
         int connections = 2;
         int maxTxnRows = 9;
-        Path report = Path.of("docs/benchmarks-latency.md");
+        Path report = Path.of("bench/results/benchmarks-latency.md");
         boolean quick = false;
         boolean durable = false;
         Map<String, String> sourceConfig = new LinkedHashMap<>();

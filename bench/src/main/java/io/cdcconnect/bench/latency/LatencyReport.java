@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Renders the results as the markdown of {@code docs/benchmarks-latency.md} (also printed to stdout). */
+/** Renders the results as the markdown of {@code bench/results/benchmarks-latency.md} (also printed to stdout). */
 final class LatencyReport {
     /** The goals of issue 14: p99 of the total lag below this many ms at this input rate (row changes/s). */
     static final Map<Integer, Integer> GOALS = Map.of(5_000, 1_000, 10_000, 2_000);

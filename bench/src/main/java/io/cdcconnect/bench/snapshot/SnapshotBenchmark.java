@@ -42,7 +42,7 @@ public final class SnapshotBenchmark {
         int tables = 8;
         int rows = 20_000;
         int rounds = 3;
-        Path report = Path.of("docs/benchmarks-snapshot.md");
+        Path report = Path.of("bench/results/benchmarks-snapshot.md");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--tables" -> tables = Integer.parseInt(args[++i]);

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Compiles the sink's hot paths on a thread of its own while a new task waits for its first partitions, so that its
  * first records do not run through the JVM's interpreter.
  *
- * <p>Profiled in a freshly started worker (docs/benchmarks.md), the sink's apply workers spent half their CPU in TLS
+ * <p>Profiled in a freshly started worker (bench/results/history.md), the sink's apply workers spent half their CPU in TLS
  * 1.3's AES-GCM (the JDK's {@code GHASH} before C2 compiles it and takes its CPU intrinsic), and its task thread in
  * decoding. A warm-up first runs the caller's own step (the sink reads typical DDL with its parser: a stream that
  * begins with its tables' DDL holds their rows behind it, and the grammar's first statements in a fresh JVM take about
@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * partitions are assigned: real work begins). Once one has run its first part (cipher and first messages) in a JVM
  * for a format, later tasks there skip it: the compiled code is the JVM's. The source has no such wait: measured
  * with this warm-up beside Debezium's start, its cold snapshot was no faster (its connections carried no TLS) and the
- * warm-up took 2 s of a core; a warm-up of Debezium's DDL parser alone was no faster either (docs/benchmarks.md). So
+ * warm-up took 2 s of a core; a warm-up of Debezium's DDL parser alone was no faster either (bench/results/history.md). So
  * it has none.
  */
 public final class StartupWarmup implements Runnable {

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * MariaDB Connector/J, the driver the sink uses for MariaDB targets (measured: {@code bench/run-driver-benchmark.sh},
- * docs/benchmarks-driver.md): which {@code connection.url}s, written for mysql-connector-j, it may serve, the URL
+ * bench/results/benchmarks-driver.md): which {@code connection.url}s, written for mysql-connector-j, it may serve, the URL
  * and properties it then gets, and what {@code connection.ssl.mode} means in its words. The one place that knows
  * MariaDB Connector/J.
  *

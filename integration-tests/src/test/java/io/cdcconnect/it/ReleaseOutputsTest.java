@@ -53,7 +53,11 @@ class ReleaseOutputsTest {
         List<Path> found = new ArrayList<>();
         if (Files.isDirectory(target)) {
             try (Stream<Path> s = Files.list(target)) {
-                s.filter(p -> p.getFileName().toString().matches(pattern)).forEach(found::add);
+                String version = System.getProperty("cdc.release.version", "");
+                s.filter(p -> {
+                    Matcher m = Pattern.compile(pattern).matcher(p.getFileName().toString());
+                    return m.matches() && (version.isEmpty() || m.group(1).equals(version));
+                }).forEach(found::add);
             }
         }
         assumeTrue(found.size() == 1 && Files.isRegularFile(sha512Of(found.get(0))),

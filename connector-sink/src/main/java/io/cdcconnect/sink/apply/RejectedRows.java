@@ -3,7 +3,7 @@ package io.cdcconnect.sink.apply;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 /**
- * Where rows the target rejects for their data ({@link SqlErrors#rejectsRow}) go: the task sends their records to
+ * Where rows the target rejects for their data ({@link io.cdcconnect.sink.dialect.SqlDialect#rejectsRow}) go: the task sends their records to
  * Connect's errant-record reporter (dead-letter queue) when {@code errors.tolerance=all} gives it one; otherwise such
  * a row fails the task. Called from apply workers, after the rest of the row's transaction is committed and before
  * the transaction's offsets count as applied.

@@ -31,11 +31,25 @@ final class MySqlErrors {
     private static final Set<Integer> CONNECTION_LOST = Set.of(1053, 1927, 2006, 2013, 4031);
 
     /**
-     * MySQL and MariaDB errors worth retrying besides deadlocks and lost connections: the server turned read-only
-     * during a failover (1290 ER_OPTION_PREVENTS_STATEMENT with --read-only, 1792 read-only transaction, 1836
-     * read-only mode), too many connections (1040), a query killed by a timeout or an admin (1317, 1969).
+     * MySQL and MariaDB errors worth retrying besides deadlocks and lost connections, each of which a later attempt
+     * can pass (checked on MySQL 8.0 by {@code MySql8ErrorClassificationTest}):
+     * <ul>
+     *   <li>a lock not had: 3572 NOWAIT, 1020 a row changed since the transaction read it (MariaDB 11.6's
+     *       snapshot isolation);</li>
+     *   <li>the server turned read-only during a failover: 1290 ER_OPTION_PREVENTS_STATEMENT (--read-only,
+     *       super_read_only), 1792 read-only transaction, 1836 read-only mode; Group Replication refusing a commit
+     *       (3100 a member not online, 3101 a transaction that lost certification);</li>
+     *   <li>the server out of a shared resource: too many connections (1040, 1203, and 1226 a user's limit), prepared
+     *       statements (1461 max_prepared_stmt_count), concurrent transactions (1637);</li>
+     *   <li>a statement cut short: killed by an administrator (1317), or by a time limit (3024 max_execution_time,
+     *       1969 MariaDB's max_statement_time);</li>
+     *   <li>the table changed under the transaction: 1412 a table rebuilt after its read view, 1615 a statement to
+     *       re-prepare.</li>
+     * </ul>
+     * 1105 ("Unknown error") is not here: it says nothing a retry could change, and fails the task.
      */
-    static final Set<Integer> MYSQL_FAMILY_RETRYABLE = Set.of(1040, 1290, 1317, 1792, 1836, 1969);
+    static final Set<Integer> MYSQL_FAMILY_RETRYABLE = Set.of(1020, 1040, 1203, 1226, 1290, 1317, 1412, 1461, 1615,
+            1637, 1792, 1836, 1969, 3024, 3100, 3101, 3572);
 
     /**
      * TiDB's transient errors (TiDB error codes, pkg/errno): 8002 and 8022 (transaction retryable), 8027 and 8028
@@ -46,16 +60,18 @@ final class MySqlErrors {
 
     /**
      * Errors that reject one row for its data, not the statement or the server: the same row fails the same way on
-     * every attempt, and the rows around it are fine. 1048 column cannot be null, 1054 unknown column, 1264 out of
-     * range, 1265 data truncated, 1292 incorrect (date/time) value, 1300 invalid character string, 1366 incorrect
-     * value for a column (also a string the column's character set cannot hold), 1367 illegal value, 1364 a NOT NULL
-     * column without a default left out, 1406 data too long, 1411 wrong value for a type, 1416 not a geometry, 1451
-     * and 1452 a foreign key, 1146 unknown table, 1690 value out of range, 3140 invalid JSON (MySQL), 3819 and 4025 a CHECK constraint
-     * (MySQL, MariaDB), 8025 a row larger than TiDB's entry limit. A duplicate key (1062) is one too, but only when
-     * the row was already written as an upsert (safe mode): see {@link #rejectsRow}.
+     * every attempt, and the rows around it are fine. 1048 column cannot be null (also in a multi-row INSERT), 1054
+     * unknown column, 1146 unknown table, 1264 out of range, 1265 data truncated (also an ENUM value outside the
+     * list), 1292 incorrect (date/time) value, 1300 invalid character string, 1366 incorrect value for a column (also
+     * a string the column's character set cannot hold), 1367 illegal value, 1364 a NOT NULL column without a default
+     * left out, 1406 data too long, 1411 wrong value for a type, 1416 not a geometry, 1451 and 1452 a foreign key
+     * (1216 and 1217 when the user may not see the other table), 1690 value out of range, 3140 invalid JSON (MySQL),
+     * 3819 and 4025 a CHECK constraint (MySQL 8.0.16+, MariaDB), 8025 a row larger than TiDB's entry limit. A
+     * duplicate key (1062) is one too, but only when the row was already written as an upsert (safe mode): see
+     * {@link #rejectsRow}.
      */
-    static final Set<Integer> ROW_REJECTED = Set.of(1048, 1054, 1146, 1264, 1265, 1292, 1300, 1364, 1366, 1367, 1406,
-            1411, 1416, 1451, 1452, 1690, 3140, 3819, 4025, 8025);
+    static final Set<Integer> ROW_REJECTED = Set.of(1048, 1054, 1146, 1216, 1217, 1264, 1265, 1292, 1300, 1364, 1366,
+            1367, 1406, 1411, 1416, 1451, 1452, 1690, 3140, 3819, 4025, 8025);
 
     /** "column 'v'", "Column 'v'", "Field 'v'", "column `db`.`t`.`v`" in a server message. */
     private static final Pattern COLUMN = Pattern.compile(

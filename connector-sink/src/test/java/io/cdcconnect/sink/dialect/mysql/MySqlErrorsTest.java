@@ -37,6 +37,21 @@ class MySqlErrorsTest {
     }
 
     @Test
+    void noCodeIsBothRetriedAndARejectedRow() {
+        for (int code : MySqlErrors.ROW_REJECTED) {
+            assertFalse(MySqlErrors.MYSQL_FAMILY_RETRYABLE.contains(code), "" + code);
+            assertFalse(MySqlErrors.TIDB_RETRYABLE.contains(code), "" + code);
+        }
+    }
+
+    @Test
+    void theUnknownErrorIsNeitherRetriedNorARejectedRow() {
+        SQLException unknown = new SQLException("Unknown error", "HY000", 1105);
+        assertFalse(MySqlErrors.retryable(unknown));
+        assertFalse(MySqlErrors.rejectsRow(unknown, true));
+    }
+
+    @Test
     void aWrappedRetryableErrorIsStillRetried() {
         SQLException inner = new SQLException("Deadlock found", "40001", 1213);
         assertTrue(MySqlErrors.retryable(new SQLException("INSERT of 1 row(s): ...", "40001", 1213, inner)));

@@ -26,8 +26,11 @@ public final class ContainerImages {
     public static final String TIKV = "pingcap/tikv:v8.5.1";
     public static final String TICDC = "pingcap/ticdc:v8.5.1";
     public static final String SCHEMA_REGISTRY = "confluentinc/cp-schema-registry:7.9.0";
-    /** Apache Kafka's own image, which Testcontainers' {@code org.testcontainers.kafka.KafkaContainer} runs (KRaft). */
-    public static final String KAFKA = "apache/kafka:4.1.1";
+    /**
+     * Apache Kafka's own image, which Testcontainers' {@code org.testcontainers.kafka.KafkaContainer} runs (KRaft): the
+     * release the build compiles and tests against (the root pom's {@code kafka.version}).
+     */
+    public static final String KAFKA = "apache/kafka:4.3.1";
 
     private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 

@@ -93,6 +93,11 @@ final class JmxExporterRules {
         }
     }
 
+    /** The JMX patterns the exporter queries: its {@code includeObjectNames}, or every MBean. */
+    List<String> queries() {
+        return include.isEmpty() ? List.of("*:*") : include.stream().map(ObjectName::getCanonicalName).toList();
+    }
+
     /** Whether the exporter reads this MBean at all ({@code includeObjectNames}, {@code excludeObjectNames}). */
     boolean scrapes(ObjectName bean) {
         if (!include.isEmpty() && include.stream().noneMatch(p -> p.apply(bean))) return false;

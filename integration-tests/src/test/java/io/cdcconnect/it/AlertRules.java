@@ -45,6 +45,9 @@ final class AlertRules {
     }
 
     private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "bool", "offset", "inf", "nan", "atan2");
+    /** Aggregation operators, which a grouping clause may separate from their parenthesis ({@code sum by (l) (...)}). */
+    private static final Set<String> AGGREGATIONS = Set.of("sum", "min", "max", "avg", "group", "stddev", "stdvar",
+            "count", "count_values", "bottomk", "topk", "quantile", "limitk", "limit_ratio");
     private static final Set<String> GROUPING = Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
 
     private AlertRules() {
@@ -153,7 +156,7 @@ final class AlertRules {
                         }
                         i = end + 1;
                     }
-                } else if (KEYWORDS.contains(lower) || call) {
+                } else if (KEYWORDS.contains(lower) || AGGREGATIONS.contains(lower) || call) {
                     // an operator, a function or an aggregation
                 } else {
                     metrics.computeIfAbsent(word, k -> new TreeSet<>());

@@ -229,6 +229,7 @@ public final class SinkPipeline implements AutoCloseable {
         SinkPipeline p = new SinkPipeline(config, metrics, new Parts(shapes, control, executor, tables, stage, ds,
                 cachePolicy));
         metrics.gauge(SinkMetrics.CACHE_SIZE, cachePolicy::openStatements);
+        metrics.gauge(SinkMetrics.CACHE_LIMIT, cachePolicy::globalLimit);
         stage.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
                         p.safeMode.mode().configName()), ds, cachePolicy,
                 new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,

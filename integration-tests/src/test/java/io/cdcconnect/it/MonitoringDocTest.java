@@ -2,7 +2,6 @@ package io.cdcconnect.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.Test;
 
 import javax.management.ObjectName;
@@ -92,71 +91,17 @@ class MonitoringDocTest {
 
     /** Every documented metric as the exporter's rules publish it (the first rule that matches, as the exporter does). */
     private static Map<MonitoringDoc.Entry, Exported> export() throws Exception {
-        JsonNode config = new ObjectMapper(new YAMLFactory()).readTree(MONITORING.resolve("jmx-exporter.yml").toFile());
-        boolean lowercaseNames = config.path("lowercaseOutputName").asBoolean(false);
-        boolean lowercaseLabels = config.path("lowercaseOutputLabelNames").asBoolean(false);
-        boolean snakeCase = config.path("attrNameSnakeCase").asBoolean(false);
-        List<ObjectName> included = new ArrayList<>();
-        for (JsonNode n : config.path("includeObjectNames")) included.add(new ObjectName(n.asText()));
+        JmxExporterRules rules = JmxExporterRules.read(MONITORING.resolve("jmx-exporter.yml"));
         List<MonitoringDoc.Entry> documented = MonitoringDoc.read();
         assertFalse(documented.isEmpty(), "no metrics found in " + MonitoringDoc.path());
         Map<MonitoringDoc.Entry, Exported> out = new LinkedHashMap<>();
         for (MonitoringDoc.Entry d : documented) {
             ObjectName bean = new ObjectName(d.sample());
-            assertTrue(included.isEmpty() || included.stream().anyMatch(p -> p.apply(bean)),
-                    bean + " is not among the exporter's includeObjectNames " + included);
-            Exported x = exportOne(config.path("rules"), bean, d.attribute(), snakeCase, lowercaseNames,
-                    lowercaseLabels);
-            assertTrue(x != null, "no rule of jmx-exporter.yml exports " + bean + " " + d.attribute());
-            out.put(d, x);
+            assertTrue(rules.scrapes(bean), bean + " is not among the exporter's includeObjectNames, or excluded");
+            JmxExporterRules.Sample x = rules.export(bean, d.attribute(), 1.0)
+                    .orElseThrow(() -> new AssertionError("no rule of jmx-exporter.yml exports " + bean + " " + d.attribute()));
+            out.put(d, new Exported(x.name(), x.labels()));
         }
         return out;
-    }
-
-    /**
-     * The exporter's reading of one attribute: it matches each rule's pattern, unanchored, against
-     * {@code domain<key=value, ...><>attribute: value} (keys in the MBean name's own order), and builds name and
-     * labels from the first match, turning every character Prometheus does not allow into one underscore.
-     */
-    private static Exported exportOne(JsonNode rules, ObjectName bean, String attribute, boolean snakeCase,
-                                      boolean lowercaseNames, boolean lowercaseLabels) {
-        String attr = snakeCase ? snakeCase(attribute) : attribute;
-        String line = bean.getDomain() + "<" + bean.getKeyPropertyListString().replace(",", ", ") + "><>" + attr
-                + ": 1";
-        for (JsonNode rule : rules) {
-            Pattern p = Pattern.compile("^.*(?:" + rule.path("pattern").asText() + ").*$");
-            Matcher m = p.matcher(line);
-            if (!m.matches()) continue;
-            String name = safe(m.replaceAll(rule.path("name").asText()));
-            if (lowercaseNames) name = name.toLowerCase(java.util.Locale.ROOT);
-            Map<String, String> labels = new LinkedHashMap<>();
-            var fields = rule.path("labels").fields();
-            while (fields.hasNext()) {
-                var f = fields.next();
-                String label = safe(m.replaceAll(f.getKey()));
-                if (lowercaseLabels) label = label.toLowerCase(java.util.Locale.ROOT);
-                labels.put(label, m.replaceAll(f.getValue().asText()));
-            }
-            return new Exported(name, labels);
-        }
-        return null;
-    }
-
-    /** The exporter's attrNameSnakeCase: an underscore before a capital unless the character before is one or '_'. */
-    private static String snakeCase(String s) {
-        StringBuilder sb = new StringBuilder();
-        boolean prevUpperOrUnderscore = true;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean upper = Character.isUpperCase(c);
-            if (i > 0 && upper && !prevUpperOrUnderscore) sb.append('_');
-            sb.append(Character.toLowerCase(c));
-            prevUpperOrUnderscore = upper || c == '_';
-        }
-        return sb.toString();
-    }
-
-    private static String safe(String name) {
-        return name.replaceAll("[^a-zA-Z0-9:_]", "_").replaceAll("__+", "_");
     }
 }

@@ -55,6 +55,8 @@ class StrimziExampleTest {
     private static final Pattern SECRET_REFERENCE = Pattern.compile("\\$\\{secrets:([a-z0-9-]+)/([a-z0-9.-]+):([A-Za-z0-9._-]+)}");
     private static final List<String> FILES = List.of("kafka-connect.yaml", "kafka-connector-sink.yaml",
             "kafka-connector-source.yaml", "metrics-configmap.yaml", "rbac.yaml");
+    /** The Prometheus Operator's PrometheusRule with the alert rules. */
+    private static final String ALERT_RULES = "prometheus-rules.yaml";
 
     private static String unavailable;
 
@@ -95,10 +97,12 @@ class StrimziExampleTest {
         try (Stream<Path> s = Files.list(dir())) {
             List<String> expected = new ArrayList<>(FILES);
             expected.add("README.md");
+            expected.add(ALERT_RULES); // not a Strimzi or Kubernetes core kind: AlertRulesTest checks it
             assertEquals(expected.stream().sorted().toList(), s.map(p -> p.getFileName().toString()).sorted().toList());
         }
         String readme = Files.readString(dir().resolve("README.md"));
         for (String file : FILES) assertTrue(readme.contains(file), "README.md names " + file);
+        assertTrue(readme.contains(ALERT_RULES), "README.md names " + ALERT_RULES);
         assertTrue(readme.contains("kafka.strimzi.io/v1`"), "README.md names the API version");
         assertTrue(readme.contains("Strimzi " + StrimziSchemas.VERSION.substring(0, StrimziSchemas.VERSION.lastIndexOf('.'))),
                 "README.md names the Strimzi version it is checked against");

@@ -35,6 +35,7 @@ public final class SinkMetrics implements AutoCloseable {
     public static final String CACHE_MISSES = "stmtcache-misses-total";
     public static final String CACHE_EVICTIONS = "stmtcache-evictions-total";
     public static final String CACHE_SIZE = "stmtcache-size";
+    public static final String CACHE_LIMIT = "stmtcache-limit";
     public static final String LAG = "lag-ms";
     public static final String BUFFER_BYTES = "buffer-bytes";
     public static final String TXN_IN_FLIGHT = "txn-in-flight";
@@ -73,6 +74,9 @@ public final class SinkMetrics implements AutoCloseable {
             Metric.counter(CACHE_MISSES, "lookups", "statement-cache lookups that prepared one"),
             Metric.counter(CACHE_EVICTIONS, "statements", "prepared statements closed to make room"),
             Metric.gauge(CACHE_SIZE, "statements", "prepared statements open now on all the task's connections"),
+            Metric.gauge(CACHE_LIMIT, "statements", "prepared statements the task may keep open on all its "
+                    + "connections: statement.cache.size per connection, within the task's share of the server's "
+                    + "max_prepared_stmt_count (0: every statement is text)"),
             Metric.gauge(BUFFER_BYTES, "bytes",
                     "bytes of records held between Kafka and the target (bounded by buffer.max.bytes)"),
             Metric.gauge(TXN_IN_FLIGHT, "transactions",

@@ -82,6 +82,8 @@ class StatementBudgetTest {
                 assertTrue(JmxMeters.read(SinkMetrics.STATEMENTS_PREPARED, "driver", "budget") > 12);
                 assertEquals(0.0, JmxMeters.read(SinkMetrics.STATEMENTS_TEXT_FALLBACK, "driver", "budget"));
                 assertTrue(JmxMeters.read(SinkMetrics.CACHE_SIZE, "driver", "budget") <= 12);
+                // the gauge an alert divides the size by: 3 connections x 4 statements
+                assertEquals(12.0, JmxMeters.read(SinkMetrics.CACHE_LIMIT, "driver", "budget"));
             }
             sampling.set(false);
             sampler.join();

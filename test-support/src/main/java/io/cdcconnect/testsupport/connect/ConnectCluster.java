@@ -428,6 +428,42 @@ public final class ConnectCluster implements AutoCloseable {
         return out;
     }
 
+    /** One readable attribute of an MBean of a worker, with its value as the MBean gave it. */
+    public record WorkerAttribute(ObjectName mbean, String attribute, Object value) {
+    }
+
+    /**
+     * Every attribute of the MBeans matching {@code pattern} in the running worker(s) whose value is a number, a
+     * boolean or a string (what a JMX exporter reads), in the order the workers give them; an attribute the MBean
+     * cannot give now is left out.
+     */
+    public java.util.List<WorkerAttribute> workerAttributeValues(String pattern) {
+        java.util.List<WorkerAttribute> out = new java.util.ArrayList<>();
+        eachWorkersJmx(server -> {
+            for (ObjectName n : server.queryNames(new ObjectName(pattern), null)) {
+                MBeanAttributeInfo[] attributes;
+                try {
+                    attributes = server.getMBeanInfo(n).getAttributes();
+                } catch (javax.management.InstanceNotFoundException e) {
+                    continue; // unregistered since the query
+                }
+                for (MBeanAttributeInfo a : attributes) {
+                    if (!a.isReadable()) continue;
+                    Object v;
+                    try {
+                        v = server.getAttribute(n, a.getName());
+                    } catch (javax.management.JMException | RuntimeException e) {
+                        continue;
+                    }
+                    if (v instanceof Number || v instanceof Boolean || v instanceof String) {
+                        out.add(new WorkerAttribute(n, a.getName(), v));
+                    }
+                }
+            }
+        });
+        return out;
+    }
+
     /** The names of the MBeans matching {@code pattern} in the running worker(s). */
     public java.util.List<String> workerMBeans(String pattern) {
         java.util.List<String> out = new java.util.ArrayList<>();

@@ -74,25 +74,30 @@ public final class BenchReport {
             appendNotes(md, sinks, pg, notes);
             return md.toString();
         }
-        md.append("Each sink drained the same topics into a fresh database on the same server, timed from its task ")
-                .append("running until its consumer group had committed every message and every table matched the ")
+        md.append("Each sink drained the same topics into a fresh database on the same server, timed from the connector's ")
+                .append("creation until its consumer group had committed every message and every table matched the ")
                 .append("source (row count and `CHECKSUM TABLE`). Server counters are `SHOW GLOBAL STATUS` after minus ")
                 .append("before (MariaDB has no `Com_query`; `Questions` counts every client statement, the ")
                 .append("benchmark's own status reads removed); peak `Prepared_stmt_count` sampled every 200 ms. ")
                 .append("Reuse = 1 − Com_stmt_prepare / Com_stmt_execute, over the whole run and over its second half ")
-                .append("(from when half the messages were committed: the steady state). \"of ceiling\" is against the ")
-                .append("first plain-JDBC row. Each variant ran ").append(o.sinkRounds())
+                .append("(from when half the messages were committed: the steady state). \"of reference\" is against the ")
+                .append("in-order plain client (MariaDB Connector/J, no TLS, every change in order, one table per connection, ")
+                .append("a transaction per window). Each variant ran ").append(o.sinkRounds())
                 .append(o.sinkRounds() == 1 ? " round" : " rounds (every other round in reverse order; batching off and the Debezium JDBC sink once)")
                 .append("; the row shows the median round, and every round's rows/s.\n\n");
-        md.append("| sink | rows/s | rows/s of each round | s | vs Debezium JDBC | of ceiling | Questions | Com_stmt_prepare | Com_stmt_execute ")
-                .append("| reuse | reuse, 2nd half | peak Prepared_stmt_count | budget | Com_insert / update / delete | Com_commit |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("CPU: user + system seconds of the Connect worker's process and of the target server's process over the ")
+                .append("variant's window (`/proc/<pid>/stat`, every thread), per million applied rows; the plain ")
+                .append("client's own CPU is in the benchmark's JVM and not counted.\n\n");
+        md.append("| sink | rows/s | rows/s of each round | s | vs Debezium JDBC | of reference | worker CPU s / M rows | database CPU s / M rows ")
+                .append("| Questions | Com_stmt_prepare | Com_stmt_execute ")
+                .append("| reuse | reuse, 2nd half | peak Prepared_stmt_count | budget | Com_insert / update / delete | Com_commit | target identical |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         Optional<SinkPhase.Result> dbzSink = okSink(sinks, "sink-dbz-jdbc");
-        Optional<SinkPhase.Result> ceiling = okSink(sinks, "sink-jdbc-ceiling");
+        Optional<SinkPhase.Result> ceiling = okSink(sinks, "sink-jdbc-inorder");
         for (SinkPhase.Result r : sinks) {
             md.append("| ").append(r.variant().label()).append(" | ");
             if (r.counters() == null) {
-                md.append("| | | | | | | | | | | | | | |\n");
+                md.append("| | | | | | | | | | | | | | | | | ").append(r.ok() ? "" : "no").append(" |\n");
                 continue;
             }
             ServerCounters.Delta d = r.counters();
@@ -101,13 +106,16 @@ public final class BenchReport {
             md.append(f0(r.rowsPerSecond())).append(" | ").append(each).append(" | ").append(f1(r.seconds())).append(" | ")
                     .append(dbzSink.map(x -> ratio(r.rowsPerSecond(), x.rowsPerSecond())).orElse("")).append(" | ")
                     .append(ceiling.map(x -> pct(r.rowsPerSecond() / x.rowsPerSecond())).orElse("")).append(" | ")
+                    .append(perMillion(d.cpu(SinkPhase.WORKER_CPU), r.rows())).append(" | ")
+                    .append(perMillion(d.cpu(SinkPhase.DATABASE_CPU), r.rows())).append(" | ")
                     .append(d.questions()).append(" | ").append(d.get("Com_stmt_prepare")).append(" | ")
                     .append(d.get("Com_stmt_execute")).append(" | ").append(Double.isNaN(d.reuse()) ? "–" : pct(d.reuse()))
                     .append(" | ").append(Double.isNaN(d.steadyReuse()) ? "–" : pct(d.steadyReuse()))
                     .append(" | ").append(d.peakPreparedStatements()).append(" | ")
                     .append(r.budget() > 0 ? Long.toString(r.budget()) : "").append(" | ")
                     .append(d.get("Com_insert")).append(" / ").append(d.get("Com_update")).append(" / ")
-                    .append(d.get("Com_delete")).append(" | ").append(d.get("Com_commit")).append(" |\n");
+                    .append(d.get("Com_delete")).append(" | ").append(d.get("Com_commit")).append(" | ")
+                    .append(r.ok() ? "yes" : "**no**").append(" |\n");
         }
         for (SinkPhase.Result r : sinks) {
             if (!r.ok()) md.append("\n- ").append(r.variant().label()).append(": **").append(r.error()).append("**");
@@ -131,7 +139,7 @@ public final class BenchReport {
                 .append(o.separateProcesses() ? "our sink as the first task of a Connect worker process started just "
                         + "before it (the old worker process killed, a new one started: `ConnectCluster.killAndRestartWorker()`)" : "our sink's first run in the benchmark's JVM "
                         + "(embedded worker)")
-                .append(", timed as every sink variant (from its task running until caught up), and the plain-JDBC ")
+                .append(", timed as every sink variant (from the connector's creation until caught up), and the plain-JDBC ")
                 .append("in-order reference in a fresh child JVM (workload regenerated from the seed, untimed; ")
                 .append("connections opened before the clock). Warm = the median of the ").append(o.sinkRounds())
                 .append(" round(s) of the table above, after the warm-up.\n\n");
@@ -151,10 +159,20 @@ public final class BenchReport {
                 .append(Double.isNaN(coldRatio) ? "–" : yes(coldRatio >= 0.7)).append(") | **").append(pct(warmRatio))
                 .append("** (goal ≥ 90%: ").append(Double.isNaN(warmRatio) ? "–" : yes(warmRatio >= 0.9))
                 .append(") | |\n");
+        md.append("| worker CPU s per million rows, ours | ").append(cpu(oursCold, SinkPhase.WORKER_CPU)).append(" | ")
+                .append(cpu(oursWarm, SinkPhase.WORKER_CPU)).append(" | |\n");
+        md.append("| database CPU s per million rows, ours | ").append(cpu(oursCold, SinkPhase.DATABASE_CPU)).append(" | ")
+                .append(cpu(oursWarm, SinkPhase.DATABASE_CPU)).append(" | |\n");
+        md.append("| database CPU s per million rows, plain JDBC | ").append(cpu(jdbcCold, SinkPhase.DATABASE_CPU))
+                .append(" | ").append(cpu(jdbcWarm, SinkPhase.DATABASE_CPU)).append(" | |\n");
         for (SinkPhase.Result r : cold) {
             if (!r.ok()) md.append("\n- ").append(r.variant().label()).append(": **").append(r.error()).append("**");
         }
         md.append("\n\n");
+    }
+
+    private static String cpu(Optional<SinkPhase.Result> r, String process) {
+        return r.filter(x -> x.counters() != null).map(x -> perMillion(x.counters().cpu(process), x.rows())).orElse("–");
     }
 
     /** The scale shapes against the in-order plain-JDBC reference and our default variant, and the breakdown. */
@@ -272,7 +290,7 @@ public final class BenchReport {
                     after, r.seconds(), f0(r.rows() / (r.seconds() - after))));
         }
         if (waits.length() > 0) {
-            md.append("\nWhen each Kafka sink got its first partitions, counted from its task running (Connect's "
+            md.append("\nWhen each Kafka sink got its first partitions, counted from the connector's creation (Connect's "
                     + "`sink-task-metrics` `partition-count`, polled every 200 ms; before it the consumer group's "
                     + "join, which a new group's first member waits `group.initial.rebalance.delay.ms`, 3 s on "
                     + "this broker as on Kafka's default): ").append(waits).append(".\n");
@@ -504,5 +522,10 @@ public final class BenchReport {
         if (root != e) msg += " (cause: " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
         msg = msg.replace('\n', ' ').replace("|", "\\|");
         return msg.length() > 1500 ? msg.substring(0, 1500) + "…" : msg;
+    }
+
+    /** CPU-seconds per million rows, one decimal; "–" when not measured. */
+    static String perMillion(double cpuSeconds, long rows) {
+        return Double.isNaN(cpuSeconds) || rows <= 0 ? "–" : String.format(java.util.Locale.ROOT, "%.1f", cpuSeconds * 1e6 / rows);
     }
 }

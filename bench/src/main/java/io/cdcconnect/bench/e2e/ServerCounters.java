@@ -36,7 +36,12 @@ public final class ServerCounters implements AutoCloseable {
 
     /** Counters of one variant: after minus before. */
     public record Delta(Map<String, Long> counters, long peakPreparedStatements, long ownStatements,
-                        Map<String, Long> secondHalf) {
+                        Map<String, Long> secondHalf, Map<String, Double> cpuSeconds) {
+        /** CPU-seconds (user + system, all threads) of the process watched as {@code name} over the window. */
+        public double cpu(String name) {
+            return cpuSeconds.getOrDefault(name, Double.NaN);
+        }
+
         public long get(String name) {
             return counters.getOrDefault(name, 0L);
         }
@@ -66,6 +71,27 @@ public final class ServerCounters implements AutoCloseable {
 
     private Map<String, Long> before;
     private Map<String, Long> mid;
+    /** Processes whose CPU time each window measures, by name ("worker", "database"): a supplier of their pids. */
+    private final Map<String, java.util.function.Supplier<List<Long>>> watched = new LinkedHashMap<>();
+    private Map<String, Double> cpuBefore = Map.of();
+
+    /**
+     * Measures the CPU time of the processes {@code pids} names (read at each {@link #start()} and {@link #stop()},
+     * so a worker restarted between windows is followed) in every window as {@code name}.
+     */
+    public void watchCpu(String name, java.util.function.Supplier<List<Long>> pids) {
+        watched.put(name, pids);
+    }
+
+    private Map<String, Double> cpuNow() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, java.util.function.Supplier<List<Long>>> e : watched.entrySet()) {
+            double sum = 0;
+            for (long pid : e.getValue().get()) sum += ProcessCpu.seconds(pid);
+            out.put(e.getKey(), sum);
+        }
+        return out;
+    }
 
     /** Reads the counters mid-window: {@link Delta#secondHalf()} is measured from here. */
     public void mark() throws SQLException {
@@ -75,6 +101,7 @@ public final class ServerCounters implements AutoCloseable {
     /** Reads the counters and starts sampling {@code Prepared_stmt_count}. */
     public void start() throws SQLException {
         mid = null;
+        cpuBefore = cpuNow();
         before = read();
         // Questions counts the statement that reads it: the read of "before" is in "before", not in the window.
         ownStatements.set(0);
@@ -104,7 +131,14 @@ public final class ServerCounters implements AutoCloseable {
             second = new LinkedHashMap<>();
             for (String k : COUNTERS) second.put(k, after.getOrDefault(k, 0L) - mid.getOrDefault(k, 0L));
         }
-        return new Delta(delta, peak.get(), ownStatements.get(), second);
+        Map<String, Double> cpuAfter = cpuNow();
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        for (Map.Entry<String, Double> e : cpuAfter.entrySet()) {
+            Double b = cpuBefore.get(e.getKey());
+            // a process that is not the one measured at start (a restarted worker) has no window of its own
+            cpu.put(e.getKey(), b == null || e.getValue() < b ? Double.NaN : e.getValue() - b);
+        }
+        return new Delta(delta, peak.get(), ownStatements.get(), second, cpu);
     }
 
     /** Stops sampling without reading anything (after a failed variant). */

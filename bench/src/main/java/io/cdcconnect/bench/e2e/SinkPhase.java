@@ -17,7 +17,7 @@ import static io.cdcconnect.bench.e2e.BenchContext.say;
 
 /**
  * Kafka to the target. Each variant drains the same topics (Canal-JSON from our source, Debezium envelopes from
- * Debezium's) into a fresh database on the same server, alone, timed from its task running until its consumer group
+ * Debezium's) into a fresh database on the same server, alone, timed from the connector's creation until its consumer group
  * has committed everything and every table matches the source (row count and CHECKSUM TABLE). The server's counters
  * are read before and after, and {@code Prepared_stmt_count} is sampled for its peak. The plain-JDBC ceiling applies
  * the same changes without Kafka. A cold round (our default variant in a fresh worker process, the in-order plain-JDBC
@@ -251,6 +251,9 @@ public final class SinkPhase {
         List<Result> results = new ArrayList<>();
         try (ServerCounters counters = new ServerCounters(ctx.connect(null), 200); Connection check = ctx.connect(null)) {
             this.checks = check;
+            counters.watchCpu(WORKER_CPU, ctx.connect::workerPids);
+            long serverPid = serverPid(check);
+            counters.watchCpu(DATABASE_CPU, () -> serverPid < 0 ? List.of() : List.of(serverPid));
             long maxPrepared = counters.maxPreparedStatements();
             List<Variant> cold = coldVariants();
             if (!cold.isEmpty()) {
@@ -344,12 +347,15 @@ public final class SinkPhase {
         if (v.kind() == Kind.CEILING) {
             PlainJdbcCeiling.Mode mode = PlainJdbcCeiling.Mode.of(v.overrides().get("mode"));
             counters.start();
+            // the in-order reference connects as the harness's client does: MariaDB Connector/J, no TLS
+            String url = mode == PlainJdbcCeiling.Mode.WINDOWED ? referenceUrl(v.targetDb()) : ctx.db.jdbcUrl(v.targetDb());
             PlainJdbcCeiling.Result r = "fresh".equals(v.overrides().get("jvm"))
                     ? PlainJdbcCeiling.applyInFreshJvm(ctx.options, EndToEndBenchmark.SEED, mode,
-                    ctx.db.jdbcUrl(v.targetDb()), ctx.workDir.resolve(v.id() + ".log"))
+                    url, ctx.workDir.resolve(v.id() + ".log"))
                     : new PlainJdbcCeiling(ctx.options.ceilingConnections(), ctx.options.ceilingBatch(), mode, false,
                     v.input() != null && v.input().wide())
-                    .apply(v.input() == null ? ctx.workload.all() : v.input().txns(), () -> ctx.connect(v.targetDb()));
+                    .apply(v.input() == null ? ctx.workload.all() : v.input().txns(), () -> java.sql.DriverManager
+                            .getConnection(url, EmbeddedMariaDb.USER, EmbeddedMariaDb.PASSWORD));
             ServerCounters.Delta d = counters.stop();
             String error = mismatch(v, null);
             return new Result(v, r.rows(), r.nanos() / 1e9, d, Map.of(), ctx.options.ceilingConnections(), 0, error);
@@ -359,9 +365,11 @@ public final class SinkPhase {
         int tasks = Integer.parseInt(config.getOrDefault("tasks.max", "1"));
         long budget = tasks * budget(config, workers, maxPrepared);
         counters.start();
+        // timed from the connector's creation (as the harness that measures the connectors as users install them):
+        // the task's start and the consumer group's join are part of what a user waits
+        long t0 = System.nanoTime();
         ctx.control.put(v.connector(), config, Duration.ofSeconds(120));
         ctx.connect.awaitRunning(v.connector(), tasks, Duration.ofSeconds(120));
-        long t0 = System.nanoTime();
         long deadline = t0 + ctx.timeout().toNanos();
         String group = "connect-" + v.connector();
         long lastFailCheck = 0;
@@ -404,7 +412,28 @@ public final class SinkPhase {
         return new Result(v, rows, (t1 - t0) / 1e9, d, jmx, workers, budget, error);
     }
 
-    /** The seconds from the task running to its first partitions, kept with the result's JMX figures. */
+    /** The in-order reference's URL: MariaDB Connector/J, TLS off (its default), server-side prepares off (its default). */
+    private String referenceUrl(String database) {
+        return "jdbc:mariadb://" + ctx.db.host() + ":" + ctx.db.port() + "/" + database + "?sslMode=disable";
+    }
+
+    /** The names {@link ServerCounters.Delta#cpu} knows: the Connect worker's process and the target server's. */
+    static final String WORKER_CPU = "worker";
+    static final String DATABASE_CPU = "database";
+
+    /** The target server's process id, from its pid file; -1 if it cannot be read (then no database CPU is given). */
+    private static long serverPid(Connection c) {
+        try (java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT @@pid_file, @@datadir")) {
+            rs.next();
+            java.nio.file.Path file = java.nio.file.Path.of(rs.getString(2)).resolve(rs.getString(1));
+            return Long.parseLong(java.nio.file.Files.readString(file).strip());
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** The seconds from the connector's creation to its first partitions, kept with the result's JMX figures. */
     static final String PARTITIONS_AFTER = "bench-partitions-assigned-after-s";
 
     /** Whether Connect's consumer has given the connector's tasks a partition (polled every 200 ms). */

@@ -141,6 +141,13 @@ final class ForkedConnectWorker implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /** The operating-system process ids of the running workers (for CPU accounting by a benchmark). */
+    public List<Long> pids() {
+        List<Long> out = new ArrayList<>();
+        for (Worker w : workers) out.add(w.process().pid());
+        return out;
+    }
+
     /** The REST address of the oldest running worker. */
     URI restUrl() {
         if (workers.isEmpty()) throw new IllegalStateException("no Connect worker is running");

@@ -62,6 +62,9 @@ public final class ConverterRules {
      * when the format has a key, must hand the decoder the records whole ({@link WireFormat#readableThrough}).
      * {@code compressed}: the values are compressed ({@code large-message-handle-compression}).
      */
+    /** JsonConverter's setting (KIP-581) that turns a null into the schema's default when true, its default. */
+    public static final String REPLACE_NULL_WITH_DEFAULT = "replace.null.with.default";
+
     public static List<Problem> forConsumer(WireFormat format, boolean compressed, Map<String, String> props) {
         List<Problem> out = new ArrayList<>();
         List<String> settings = format.key() == WireFormat.Key.NONE ? List.of(VALUE_CONVERTER)
@@ -82,6 +85,15 @@ public final class ConverterRules {
                 out.add(new Problem(setting, setting + "=" + c + " with " + setting + ".schemas.enable=false yields "
                         + "Maps, not the Connect Structs input.format=" + format + " reads: set " + setting
                         + ".schemas.enable=true (the topic must carry the schemas)"));
+            } else if (format.payload() == WireFormat.Payload.STRUCTS && c.equals(JSON_CONVERTER)
+                    && setting.equals(VALUE_CONVERTER) && !"false".equalsIgnoreCase(
+                    String.valueOf(props.get(setting + "." + REPLACE_NULL_WITH_DEFAULT)).trim())) {
+                // KIP-581 (Kafka 3.5): JsonConverter hands a null field over as its schema's default unless told not
+                // to, and Debezium's schemas carry each column's DEFAULT: a NULL would be applied as that default
+                out.add(new Problem(setting, setting + "=" + c + " replaces a null column value with the column's "
+                        + "default (its " + REPLACE_NULL_WITH_DEFAULT + " is true unless set), so a NULL written at the"
+                        + " source would reach the target as the default: set " + setting + "."
+                        + REPLACE_NULL_WITH_DEFAULT + "=false"));
             }
         }
         return out;

@@ -129,6 +129,7 @@ public final class SinkPhase {
         dbzIn.put("key.converter.schemas.enable", "true");
         dbzIn.put("value.converter", JSON_CONVERTER);
         dbzIn.put("value.converter.schemas.enable", "true");
+        dbzIn.put("value.converter.replace.null.with.default", "false");
         v.add(new Variant("sink-ours-dbzin", "ours, Debezium envelopes in (input.format=debezium)", Kind.OURS, "dbz",
                 dbzIn));
         v.add(new Variant("sink-dbz-jdbc", "Debezium JDBC sink, insert.mode=upsert, defaults", Kind.DEBEZIUM_JDBC, "dbz",

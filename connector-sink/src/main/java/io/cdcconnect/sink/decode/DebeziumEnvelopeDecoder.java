@@ -382,7 +382,8 @@ public final class DebeziumEnvelopeDecoder implements RecordDecoder {
         for (int i = 0; i < out.length; i++) {
             Field f = fields.get(positions == null ? i : positions[i]);
             try {
-                out[i] = values.convert(f.schema(), s.get(f));
+                // not s.get(f): it answers a null with the schema's default (Debezium's column DEFAULT)
+                out[i] = values.convert(f.schema(), s.getWithoutDefault(f.name()));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("column `" + f.name() + "` of " + info + ": " + e.getMessage(), e);
             }

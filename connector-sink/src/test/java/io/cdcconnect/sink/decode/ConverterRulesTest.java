@@ -199,8 +199,19 @@ class ConverterRulesTest {
                 "value.converter.schemas.enable", "false"));
         assertEquals(1, schemaless.size(), schemaless.toString());
         assertTrue(schemaless.get(0).message().contains("set value.converter.schemas.enable=true"));
+        // JsonConverter hands a null over as the schema's default (Debezium's: the column's DEFAULT) unless told not to
+        List<ConverterRules.Problem> defaults = ConverterRules.forConsumer(WireFormat.DEBEZIUM, false, Map.of(
+                "value.converter", "org.apache.kafka.connect.json.JsonConverter"));
+        assertEquals(1, defaults.size(), defaults.toString());
+        assertEquals("value.converter", defaults.get(0).setting());
+        assertTrue(defaults.get(0).message().contains("set value.converter.replace.null.with.default=false"),
+                defaults.toString());
         assertEquals(List.of(), ConverterRules.forConsumer(WireFormat.DEBEZIUM, false, Map.of(
-                "value.converter", "org.apache.kafka.connect.json.JsonConverter")));
+                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+                "value.converter.replace.null.with.default", "false")));
+        // the key converter's keys are never null: nothing to say there
+        assertEquals(List.of(), ConverterRules.forConsumer(WireFormat.DEBEZIUM, false, Map.of(
+                "key.converter", "org.apache.kafka.connect.json.JsonConverter")));
     }
 
     @Test

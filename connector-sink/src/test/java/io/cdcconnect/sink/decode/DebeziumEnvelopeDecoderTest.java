@@ -119,6 +119,21 @@ class DebeziumEnvelopeDecoderTest {
                 new byte[]{0, (byte) 0xff}, 1L}, r.after());
     }
 
+    /** A NULL in a column with a DEFAULT (Debezium's schema default) reaches the target as NULL, not the default. */
+    @Test
+    void aNullInAColumnWithADefaultIsDecodedAsNull() {
+        Schema row = SchemaBuilder.struct().name("srv.db.d.Value").field("id", Schema.INT64_SCHEMA)
+                .field("points", SchemaBuilder.int32().optional().defaultValue(0).build()).optional().build();
+        Schema env = SchemaBuilder.struct().name("srv.db.d.Envelope").field("before", row).field("after", row)
+                .field("source", SOURCE).field("op", Schema.STRING_SCHEMA).build();
+        Struct source = new Struct(SOURCE).put("connector", "mysql").put("ts_ms", 1L).put("db", "db").put("table", "d");
+        Struct value = new Struct(env).put("after", new Struct(row).put("id", 1L).put("points", null))
+                .put("source", source).put("op", "c");
+        RowChange r = (RowChange) decoder.decode(new SinkRecord("dbz", 0, KEY, new Struct(KEY).put("id", 1L), env,
+                value, 0)).get(0);
+        assertArrayEquals(new Object[]{1L, null}, r.after());
+    }
+
     @Test
     void updatesDeletesTruncatesAndTombstones() {
         RowChange u = (RowChange) decoder.decode(record(envelope("db", "u", row(1, "a"), row(1, "b"), 5), 1, 1)).get(0);

@@ -140,7 +140,9 @@ public final class RecordConverter {
         Object[] out = new Object[columns.size()];
         List<Field> fields = row.schema().fields();
         for (int i = 0; i < out.length; i++) {
-            out[i] = ValueConverter.convert(columns.get(i), t.schemaNames[i], row.get(fields.get(i)));
+            // getWithoutDefault: Struct.get(Field) answers a null with the schema's default, which Debezium sets to
+            // the column's DEFAULT: a NULL written into a column with a default would be published as that default
+            out[i] = ValueConverter.convert(columns.get(i), t.schemaNames[i], row.getWithoutDefault(fields.get(i).name()));
         }
         return out;
     }

@@ -111,6 +111,30 @@ class RecordConverterTest {
         assertEquals(0b1001L, v[22], "SET bitmask");
     }
 
+    /**
+     * A NULL written into a column with a DEFAULT stays NULL: Debezium gives the field the column's default as its
+     * schema default, and Connect's Struct.get(Field) answers a null with it (found by a user's run from the release
+     * archives: an UPDATE to NULL was published as the default 0).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void aNullInAColumnWithADefaultStaysNull(String flavor) {
+        DebeziumRecords dbz = new DebeziumRecords(flavor, "p");
+        DebeziumRecords.Table t = dbz.table("shop", "customers", columns(
+                "id", column(SchemaBuilder.int32(), "id", "INT", 11, null),
+                "points", column(SchemaBuilder.int64().optional().defaultValue(0L), "points", "INT UNSIGNED", 10, null),
+                "tier", column(SchemaBuilder.string().optional().defaultValue("basic"), "tier", "VARCHAR", 16, null)),
+                "id");
+        Struct before = t.row(1, 5L, "gold");
+        Struct after = t.row(1, null, null);
+        RowChange row = new RecordConverter().row(dbz.data(t, "u", before, after, 1L, "0-1-1", false), 1L);
+        assertArrayEquals(new Object[] {1L, null, null}, row.after(), "NULLs, not the columns' defaults");
+        assertArrayEquals(new Object[] {1L, 5L, "gold"}, row.before());
+        Struct inserted = t.row(2, null, "silver");
+        RowChange insert = new RecordConverter().row(dbz.data(t, "c", null, inserted, 2L, "0-1-2", false), 2L);
+        assertArrayEquals(new Object[] {2L, null, "silver"}, insert.after());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"mariadb", "mysql"})
     void columnTypesAndFlagsComeFromThePropagatedSourceTypes(String flavor) {

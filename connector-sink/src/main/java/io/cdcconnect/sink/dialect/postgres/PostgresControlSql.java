@@ -11,7 +11,7 @@ final class PostgresControlSql extends StandardControlSql {
 
     @Override
     protected String createSchema() {
-        return "CREATE SCHEMA IF NOT EXISTS " + dialect.quote(schema);
+        return PostgresDdl.createSchemaIfMissing(schema);
     }
 
     /** PostgreSQL's session advisory locks take a 64-bit key: the name's first 16 hex digits. */

@@ -359,6 +359,16 @@ public final class PostgresDialect extends StandardSqlDialect {
         return " WHERE ctid = (SELECT ctid FROM " + table + " WHERE " + condition + " LIMIT 1)";
     }
 
+    private static boolean schemaExists(Statement st, String schema) throws SQLException {
+        try (java.sql.PreparedStatement ps = st.getConnection().prepareStatement(
+                "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?")) {
+            ps.setString(1, schema);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     @Override
     public DdlRun applyDdl(Statement st, DdlChange ddl, io.cdcconnect.sink.ddl.sql.ParsedDdl parsed,
                            String targetSchema, Map<String, String> schemaMap) throws SQLException {
@@ -370,15 +380,19 @@ public final class PostgresDialect extends StandardSqlDialect {
         List<String> ran = new ArrayList<>(t.statements().size() + 1);
         // a database of the stream is a schema here: the first statement that creates something in it creates it
         if (!targetSchema.isEmpty() && !t.statements().isEmpty() && CREATES.matcher(mysql).lookingAt()) {
-            String schema = "CREATE SCHEMA IF NOT EXISTS " + quote(targetSchema);
-            try {
-                st.execute(schema);
-            } catch (SQLException e) {
-                // two tasks creating it at once: the loser's IF NOT EXISTS meets the winner's catalog row
-                if (!PostgresErrors.catalogRace(e)) throw e;
+            // asks the catalog first (PostgresDdl.createSchemaIfMissing): a schema made for a user without CREATE
+            // on the database is used as it is
+            if (!schemaExists(st, targetSchema)) {
+                String schema = PostgresDdl.createSchemaIfMissing(targetSchema);
+                try {
+                    st.execute(schema);
+                } catch (SQLException e) {
+                    // two tasks creating it at once: the loser's IF NOT EXISTS meets the winner's catalog row
+                    if (!PostgresErrors.catalogRace(e)) throw e;
+                }
+                didNothing(st);
+                ran.add(schema);
             }
-            // "schema already exists, skipping": not something this statement did
-            if (didNothing(st).isEmpty()) ran.add(schema);
         }
         List<String> didNothing = new ArrayList<>();
         for (String s : t.statements()) {

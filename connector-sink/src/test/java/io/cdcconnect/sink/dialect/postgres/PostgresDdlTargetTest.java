@@ -90,6 +90,42 @@ class PostgresDdlTargetTest {
         assertEquals("true", columns("p2").get(0).get(2));
     }
 
+    /**
+     * The least-privileged setup of docs/migration-mysql-to-postgresql.md (step 2): the sink's user owns the target
+     * and control schemas made for it and has no CREATE on the database. PostgreSQL checks that privilege even for
+     * CREATE SCHEMA IF NOT EXISTS on a schema that exists, which failed the task at its first control-table read (a
+     * user's run from the release archives); the sink now asks the catalog before it creates a schema.
+     */
+    @Test
+    void aUserWithoutCreateOnTheDatabaseWorksInTheSchemasMadeForIt() throws Exception {
+        String role = "cdc_least_" + Long.toHexString(System.nanoTime());
+        target.exec("CREATE ROLE " + role + " LOGIN PASSWORD 'least-pw'",
+                "REVOKE CREATE ON DATABASE " + target.quote(target.name()) + " FROM PUBLIC",
+                "CREATE SCHEMA least_dst AUTHORIZATION " + role,
+                "CREATE SCHEMA least_ctl AUTHORIZATION " + role);
+        try {
+            assertTrue(target.query("SELECT has_database_privilege('" + role + "', current_database(), 'CREATE')")
+                    .get(0).get(0).startsWith("f"), "the role has no CREATE on the database");
+            Map<String, String> s = settings("schema.map", "src=least_dst", "ddl.checkpoint.database", "least_ctl",
+                    "connection.user", role, "connection.password", "least-pw");
+            try (TaskDriver driver = new TaskDriver(s)) {
+                driver.put(new DdlChange("src", "", "CREATE DATABASE IF NOT EXISTS src", DdlChange.Kind.QUERY,
+                                Rows.ts(TS.incrementAndGet())),
+                        ddl("least", "CREATE TABLE least (id INT PRIMARY KEY, v VARCHAR(10))"),
+                        ddl("least", "ALTER TABLE least ADD COLUMN w INT"));
+                driver.awaitApplied();
+            }
+            assertEquals(List.of(List.of("id"), List.of("v"), List.of("w")), target.query(
+                    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'least_dst' "
+                            + "AND table_name = 'least' ORDER BY ordinal_position"));
+            assertTrue(Integer.parseInt(target.query("SELECT count(*) FROM information_schema.tables "
+                    + "WHERE table_schema = 'least_ctl'").get(0).get(0)) > 0, "the control tables are in least_ctl");
+        } finally {
+            target.exec("DROP SCHEMA IF EXISTS least_dst CASCADE", "DROP SCHEMA IF EXISTS least_ctl CASCADE",
+                    "DROP OWNED BY " + role, "DROP ROLE " + role);
+        }
+    }
+
     @Test
     void modifyWithAutoIncrementKeepsTheIdentityAndWithoutItDropsIt() throws Exception {
         target.exec("CREATE SCHEMA IF NOT EXISTS dst",

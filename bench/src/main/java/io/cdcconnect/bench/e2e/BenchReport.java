@@ -292,8 +292,7 @@ public final class BenchReport {
         if (waits.length() > 0) {
             md.append("\nWhen each Kafka sink got its first partitions, counted from the connector's creation (Connect's "
                     + "`sink-task-metrics` `partition-count`, polled every 200 ms; before it the consumer group's "
-                    + "join, which a new group's first member waits `group.initial.rebalance.delay.ms`, 3 s on "
-                    + "this broker as on Kafka's default): ").append(waits).append(".\n");
+                    + "start and join; this broker's `group.initial.rebalance.delay.ms` is 0, Kafka's default 3 s): ").append(waits).append(".\n");
         }
         if (pg != null) {
             for (PostgresSinkPhase.Result r : pg.results()) {

@@ -134,7 +134,7 @@ public interface SqlDialect {
      * @param controlSchema the sink's own schema (DDL checkpoint, coordination), or empty for none
      */
     List<String> missingPrivileges(Connection c, java.util.Set<String> dataSchemas,
-                                   java.util.Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+                                   java.util.Set<io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind> ddl, String controlSchema)
             throws SQLException;
 
     // ---- metadata -------------------------------------------------------------------------------------------------

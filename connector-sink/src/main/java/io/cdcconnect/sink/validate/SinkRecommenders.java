@@ -2,7 +2,7 @@ package io.cdcconnect.sink.validate;
 
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.ddl.DdlPolicy;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import io.cdcconnect.sink.dialect.Dialects;
 import io.cdcconnect.sink.dml.SafeMode;
 import org.apache.kafka.common.config.ConfigDef;
@@ -18,7 +18,7 @@ import java.util.function.Predicate;
 /**
  * The sink's recommended values and visibility, for Connect's validation answer (what a UI offers in a drop-down,
  * and which settings it shows). Values come from the registries that hold them: {@link WireFormat}, {@link Dialects},
- * {@link SafeMode}, {@link DdlPolicy.Kind}, and the value lists of {@link CdcSinkConfig}.
+ * {@link SafeMode}, {@link ParsedDdl.Kind}, and the value lists of {@link CdcSinkConfig}.
  */
 public final class SinkRecommenders {
 
@@ -80,7 +80,7 @@ public final class SinkRecommenders {
 
     private static List<String> ddlKinds() {
         List<String> out = new ArrayList<>(List.of("all", "none"));
-        for (DdlPolicy.Kind k : DdlPolicy.Kind.values()) out.add(k.settingName());
+        for (ParsedDdl.Kind k : ParsedDdl.Kind.values()) out.add(k.settingName());
         return out;
     }
 

@@ -222,7 +222,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
 
     @Override
     public List<String> missingPrivileges(Connection c, Set<String> dataSchemas,
-                                          Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+                                          Set<io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind> ddl, String controlSchema)
             throws SQLException {
         return MySqlPrivileges.missing(c, dataSchemas, ddl, controlSchema);
     }

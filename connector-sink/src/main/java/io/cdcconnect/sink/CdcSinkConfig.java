@@ -1,7 +1,7 @@
 package io.cdcconnect.sink;
 
 import io.cdcconnect.codec.WireFormat;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.mysql.MariaDbConnectorJ;
 import io.cdcconnect.sink.dml.SafeMode;
 import io.cdcconnect.sink.validate.ConfigProblem;

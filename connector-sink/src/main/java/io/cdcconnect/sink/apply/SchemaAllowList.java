@@ -1,7 +1,7 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 
 import java.util.Collection;
 import java.util.LinkedHashSet;

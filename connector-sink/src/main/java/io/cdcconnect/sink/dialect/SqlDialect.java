@@ -17,7 +17,8 @@ import java.util.Properties;
  * Everything the sink says or reads that depends on the target database: the connection (driver, its properties,
  * the session), the server's limits, table metadata, identifier quoting, the DML text, how a DDL statement from the
  * stream is applied, the SQL of the sink's own control tables, and what an error means. The rest of the sink speaks
- * only to this interface; one implementation per database family, registered in {@link Dialects}.
+ * only to this interface; one implementation per database family, registered in
+ * {@link io.cdcconnect.sink.dialect.registry.Dialects}.
  *
  * <p>Column names arrive raw and are quoted here; table names arrive as {@link #qualified} made them.
  */

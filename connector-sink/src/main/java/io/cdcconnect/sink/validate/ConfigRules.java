@@ -4,7 +4,7 @@ import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.apply.SchemaAllowList;
 import io.cdcconnect.sink.decode.RecordDecoders;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.cdcconnect.sink.validate;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dml.SafeMode;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;

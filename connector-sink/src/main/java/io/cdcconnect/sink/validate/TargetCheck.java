@@ -3,7 +3,7 @@ package io.cdcconnect.sink.validate;
 import io.cdcconnect.sink.CdcSinkConfig;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.ddl.DdlPolicy;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.ServerLimits;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;

@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.dialect.mysql;
 
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.TargetTable;
 import io.cdcconnect.sink.testutil.SinkTarget;

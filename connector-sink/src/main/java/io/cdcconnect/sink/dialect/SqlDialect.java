@@ -2,8 +2,8 @@ package io.cdcconnect.sink.dialect;
 
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

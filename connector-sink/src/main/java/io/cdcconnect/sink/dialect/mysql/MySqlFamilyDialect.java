@@ -10,8 +10,8 @@ import io.cdcconnect.sink.dialect.StandardSqlDialect;
 import io.cdcconnect.sink.dialect.Unrepresentable;
 import io.cdcconnect.sink.dialect.ValueBinder;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.math.BigDecimal;
 import java.sql.Connection;

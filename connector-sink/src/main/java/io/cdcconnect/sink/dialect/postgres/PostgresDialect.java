@@ -11,8 +11,8 @@ import io.cdcconnect.sink.dialect.StandardSqlDialect;
 import io.cdcconnect.sink.dialect.Unrepresentable;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,7 @@ import io.cdcconnect.sink.ddl.DdlPolicy;
 import io.cdcconnect.sink.decode.DecodeStage;
 import io.cdcconnect.sink.decode.RecordDecoders;
 import io.cdcconnect.sink.decode.SkippedRecords;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.SourcePartition;

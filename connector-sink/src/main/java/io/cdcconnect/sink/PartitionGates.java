@@ -1,5 +1,6 @@
 package io.cdcconnect.sink;
 
+import io.cdcconnect.sink.ddl.PartitionHolds;
 import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.PendingRecord;
 import io.cdcconnect.sink.txn.SourcePartition;
@@ -25,7 +26,7 @@ import java.util.Set;
  * statements a partition waits for, and when they run, is the {@link io.cdcconnect.sink.ddl.DdlSequencer}'s.
  * Used from the task thread only.
  */
-public final class PartitionGates {
+public final class PartitionGates implements PartitionHolds {
 
     /** Where a partition is: every state but {@link #FLOWING} has Connect pause it. */
     public enum State {

@@ -25,7 +25,7 @@ import io.cdcconnect.sink.ddl.ControlStore;
 import io.cdcconnect.sink.ddl.DdlExecutor;
 import io.cdcconnect.sink.ddl.JdbcControlStore;
 import io.cdcconnect.sink.apply.TableShapes;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.metrics.SinkMetrics;

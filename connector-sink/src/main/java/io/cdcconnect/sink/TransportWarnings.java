@@ -3,7 +3,7 @@ package io.cdcconnect.sink;
 import io.cdcconnect.codec.avro.AvroCodecFactory;
 import io.cdcconnect.codec.util.Redaction;
 import io.cdcconnect.codec.util.Transport;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

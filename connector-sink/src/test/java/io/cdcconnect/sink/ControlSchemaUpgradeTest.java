@@ -8,7 +8,7 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.ddl.ControlSchema;
 import io.cdcconnect.sink.dialect.ControlSql;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.testutil.SinkTarget;

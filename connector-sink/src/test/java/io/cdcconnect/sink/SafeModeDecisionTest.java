@@ -4,7 +4,7 @@ import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.ddl.InMemoryControlStore;
 import io.cdcconnect.sink.ddl.JdbcControlStore;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.txn.SourcePartition;
 import io.cdcconnect.sink.txn.Transaction;

@@ -1,7 +1,7 @@
 package io.cdcconnect.sink.apply;
 
-import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.config.SinkConfig;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -76,12 +76,12 @@ public final class SchemaAllowList {
     }
 
     /** The allow-list of {@code config}: {@code schema.map}'s targets and {@code schema.include}. */
-    public static SchemaAllowList forConfig(CdcSinkConfig config) {
+    public static SchemaAllowList forConfig(SinkConfig config) {
         return forConfig(config, Set.of());
     }
 
-    /** As {@link #forConfig(CdcSinkConfig)}, with the databases the target holds control tables in. */
-    public static SchemaAllowList forConfig(CdcSinkConfig config, Collection<String> controlHolding) {
+    /** As {@link #forConfig(SinkConfig)}, with the databases the target holds control tables in. */
+    public static SchemaAllowList forConfig(SinkConfig config, Collection<String> controlHolding) {
         return new SchemaAllowList(configured(config), Dialects.forUrl(config.connectionUrl()).systemSchemas(),
                 config.ddlCheckpointDatabase(), controlHolding);
     }
@@ -105,7 +105,7 @@ public final class SchemaAllowList {
     }
 
     /** The schemas {@code config} names for rows and DDL: {@code schema.map}'s targets, then {@code schema.include}. */
-    public static Set<String> configured(CdcSinkConfig config) {
+    public static Set<String> configured(SinkConfig config) {
         Set<String> out = new LinkedHashSet<>(config.schemaMap().values());
         out.addAll(config.schemaInclude());
         return out;
@@ -133,12 +133,12 @@ public final class SchemaAllowList {
             boolean control = !controlDatabase.isEmpty() && lower.equals(controlDatabase);
             boolean other = !control && controlHolding.contains(lower);
             return "schema " + named + " is " + (control ? "the sink's control database ("
-                    + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ")" : other ? "a sink's control database (it holds "
-                    + "control tables, or is the default " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + ")"
+                    + SinkConfig.DDL_CHECKPOINT_DATABASE + ")" : other ? "a sink's control database (it holds "
+                    + "control tables, or is the default " + SinkConfig.DDL_CHECKPOINT_DATABASE + ")"
                     : "a system schema of the target") + ", which no message may change";
         }
         return "schema " + named + " is not one this sink may change: it is neither a target of "
-                + CdcSinkConfig.SCHEMA_MAP + " nor in " + CdcSinkConfig.SCHEMA_INCLUDE + " (permitted: "
+                + SinkConfig.SCHEMA_MAP + " nor in " + SinkConfig.SCHEMA_INCLUDE + " (permitted: "
                 + String.join(", ", new TreeSet<>(permitted)) + ")";
     }
 

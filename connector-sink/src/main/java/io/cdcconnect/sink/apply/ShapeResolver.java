@@ -3,7 +3,7 @@ package io.cdcconnect.sink.apply;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.RowShape;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetTable;
 import io.cdcconnect.sink.txn.SourcePartition;
 
 import javax.sql.DataSource;

@@ -1,7 +1,7 @@
 package io.cdcconnect.sink.apply;
 
 import io.cdcconnect.sink.dialect.SqlDialect;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetTable;
 
 import javax.sql.DataSource;
 import java.sql.Connection;

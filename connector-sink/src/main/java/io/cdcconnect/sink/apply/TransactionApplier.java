@@ -5,7 +5,7 @@ import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dml.DmlBuilder;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.dml.SqlBatch;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetTable;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.stmtcache.ConnectionStatementCache;
 

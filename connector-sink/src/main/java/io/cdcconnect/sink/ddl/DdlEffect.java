@@ -3,8 +3,8 @@ package io.cdcconnect.sink.ddl;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl.Piece;
 import io.cdcconnect.sink.dialect.SqlDialect;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;

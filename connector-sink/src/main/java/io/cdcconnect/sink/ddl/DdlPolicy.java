@@ -2,6 +2,7 @@ package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind;
 import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 
 import java.util.ArrayList;
@@ -28,17 +29,6 @@ import java.util.function.UnaryOperator;
  * counted), a statement that fails the check is refused (dead-letter queue, or the task fails naming the record).
  */
 public final class DdlPolicy {
-
-    /** The statement kinds, by the names {@code ddl.apply} lists. */
-    public enum Kind {
-        CREATE_TABLE, ALTER_TABLE, DROP_TABLE, TRUNCATE_TABLE, RENAME_TABLE, CREATE_INDEX, DROP_INDEX,
-        CREATE_DATABASE, ALTER_DATABASE, DROP_DATABASE;
-
-        /** e.g. {@code create-table}. */
-        public String settingName() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
-        }
-    }
 
     public enum Verdict { APPLY, SKIP, REFUSE }
 

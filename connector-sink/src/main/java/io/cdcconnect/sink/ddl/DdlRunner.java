@@ -1,7 +1,7 @@
 package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.codec.model.DdlChange;
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.metrics.SinkMetrics;
@@ -13,11 +13,11 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
-import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
+import static io.cdcconnect.sink.config.SinkConfig.APPLY_DRAIN_TIMEOUT_MS;
 
 /** Runs a DDL statement in its place: after every earlier row, then its position made durable ({@link DdlCheckpoint}). */
 final class DdlRunner {
-    private final CdcSinkConfig config;
+    private final SinkConfig config;
     private final SinkMetrics metrics;
     private final TableShapes shapes;
     private final DdlSequencer.Pipeline pipeline;
@@ -27,7 +27,7 @@ final class DdlRunner {
     /** Statements this task ran (or tried to) to their end, since it started. */
     private long runs;
 
-    DdlRunner(CdcSinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
+    DdlRunner(SinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
               DdlExecutor executor, ControlStore checkpoint, ReplayRules replays) {
         this.replays = replays;
         this.config = config;

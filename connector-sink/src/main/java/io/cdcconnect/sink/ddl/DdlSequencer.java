@@ -3,8 +3,7 @@ package io.cdcconnect.sink.ddl;
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.Watermark;
-import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.PartitionGates;
+import io.cdcconnect.sink.config.SinkConfig;
 import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import io.cdcconnect.sink.txn.PendingRecord;
@@ -25,7 +24,7 @@ import java.util.function.Supplier;
  * until no partition can still deliver a row from before it, holding back the partitions that passed it; with copies on
  * other tasks' partitions too, the tasks agree through the {@link DdlCoordinator}. It then runs once every earlier row
  * is applied ({@link DdlApplier}), its position is made durable ({@link DdlCheckpoint}), and the partitions that
- * waited for it flow again. The partitions' records wait in their {@link PartitionGates}, which this holds and releases.
+ * waited for it flow again. The partitions' records wait in their {@link PartitionHolds}, which this holds and releases.
  * Used from the task thread only.
  */
 public final class DdlSequencer {
@@ -44,14 +43,14 @@ public final class DdlSequencer {
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);
 
-    private final CdcSinkConfig config;
+    private final SinkConfig config;
     private final Pipeline pipeline;
     private final DdlRunner runner;
     private final ControlStore control;
     private final ReplayRules replays;
     private final TableShapes shapes;
     private final DdlBarrier barrier = new DdlBarrier();
-    private final PartitionGates gates;
+    private final PartitionHolds gates;
     /** Per topic, the statements waiting, by key. */
     private final Map<String, Map<String, HeldDdl>> heldDdls = new HashMap<>();
     /**
@@ -74,8 +73,8 @@ public final class DdlSequencer {
     private long finished;
 
     /** @param gates where the partitions that passed a waiting statement are held */
-    public DdlSequencer(CdcSinkConfig config, SinkMetrics metrics, ControlStore control, DdlExecutor executor,
-                        TableShapes shapes, PartitionGates gates, Pipeline pipeline) {
+    public DdlSequencer(SinkConfig config, SinkMetrics metrics, ControlStore control, DdlExecutor executor,
+                        TableShapes shapes, PartitionHolds gates, Pipeline pipeline) {
         this.config = config;
         this.gates = gates;
         this.pipeline = pipeline;
@@ -168,8 +167,8 @@ public final class DdlSequencer {
             throw new io.cdcconnect.sink.apply.ApplyException("The DDL at " + partition + "@" + offset + " ("
                     + DdlApplier.redact(ddl.query()) + ") was sent to " + ddlCopies + " partitions of " + topic
                     + ", and this connector has " + config.taskCount() + " tasks but no "
-                    + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + " to agree which of them runs it: it would run once "
-                    + "per task. Set " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + " (e.g. cdc_connect), or tasks.max=1 "
+                    + SinkConfig.DDL_CHECKPOINT_DATABASE + " to agree which of them runs it: it would run once "
+                    + "per task. Set " + SinkConfig.DDL_CHECKPOINT_DATABASE + " (e.g. cdc_connect), or tasks.max=1 "
                     + "(docs/ordering.md)");
         }
         String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
@@ -208,8 +207,8 @@ public final class DdlSequencer {
                     + ddl.query() + ") came without a count of the partitions it was sent to (a TiCDC changefeed, or "
                     + "a Debezium TRUNCATE), and this connector has " + config.taskCount() + " tasks: they cannot "
                     + "agree when every partition of " + topic + " has passed it, so it is not run. Read such topics "
-                    + "with tasks.max=1, or set " + CdcSinkConfig.DDL_UNCOUNTED_ACROSS_TASKS + "="
-                    + CdcSinkConfig.UNCOUNTED_RUN + " if each of them has one partition (docs/ordering.md)");
+                    + "with tasks.max=1, or set " + SinkConfig.DDL_UNCOUNTED_ACROSS_TASKS + "="
+                    + SinkConfig.UNCOUNTED_RUN + " if each of them has one partition (docs/ordering.md)");
         }
         if (ddlCopies == 0 && uncountedWarned.add(topic)) {
             LOG.warn("The DDL at {} came without a count of its copies (a TiCDC changefeed): it waits until every "
@@ -521,7 +520,7 @@ public final class DdlSequencer {
                                 + "runs only once every partition has delivered its copy{}: a partition that delivers "
                                 + "nothing holds it (docs/ordering.md)", held == null ? topic
                                 : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
-                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic, key),
+                        SinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic, key),
                         held != null && held.arrived ? ", or the other tasks to pass it" : "",
                         held != null && held.copies > 0 ? "" : " or a later event or watermark");
             }

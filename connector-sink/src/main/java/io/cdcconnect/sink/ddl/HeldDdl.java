@@ -1,7 +1,7 @@
 package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.codec.model.DdlChange;
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.slf4j.Logger;
@@ -60,7 +60,7 @@ final class HeldDdl {
      * the task warns, and keeps waiting: it never runs a statement without its claim (docs/ordering.md).
      */
     DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, ControlStore coordinator, DdlRunner runner,
-                                    CdcSinkConfig config) {
+                                    SinkConfig config) {
         long now = System.currentTimeMillis();
         try {
             if (!arrived) {
@@ -93,7 +93,7 @@ final class HeldDdl {
                 LOG.warn("The DDL at {}@{} has waited more than {} ms ({}) for the other tasks' partitions of {} to pass "
                                 + "it ({} copies); it runs once they have, by the task that claims it. Check that every "
                                 + "task of the connector is running", partition, offset, config.ddlBarrierTimeoutMs(),
-                        CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, topic, copies);
+                        SinkConfig.DDL_BARRIER_TIMEOUT_MS, topic, copies);
             }
             LOG.debug("The DDL at {}@{} (sending {}): {}", partition, offset, sending.number(), state);
             return state;

@@ -7,7 +7,7 @@ import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.ShapeResolver.RowRejectedException;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetTable;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.decode;
 
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.WireFormat;
 import io.cdcconnect.codec.avro.AvroCodecFactory;
@@ -23,36 +23,36 @@ public final class RecordDecoders {
     }
 
     /** The decoder of {@code config}'s input format; records it skips on purpose are logged only. */
-    public static RecordDecoder forConfig(CdcSinkConfig config) {
+    public static RecordDecoder forConfig(SinkConfig config) {
         return forConfig(config, SkippedRecords.logged());
     }
 
     /** The decoder of {@code config}'s input format; records it skips on purpose go to {@code skipped}. */
-    public static RecordDecoder forConfig(CdcSinkConfig config, SkippedRecords skipped) {
+    public static RecordDecoder forConfig(SinkConfig config, SkippedRecords skipped) {
         WireFormat format = config.inputWireFormat();
         if (format == WireFormat.DEBEZIUM) {
             // Declared in the registry as decoded by the sink: Debezium envelopes arrive as Connect Structs.
             return new DebeziumEnvelopeDecoder(zoneOf(config.timestampTimeZone()), skipped);
         }
         if (!format.codecDecoded()) {
-            throw new ConfigException(CdcSinkConfig.INPUT_FORMAT, format.configName(),
+            throw new ConfigException(SinkConfig.INPUT_FORMAT, format.configName(),
                     "this build of the sink does not decode " + format + " yet");
         }
         Map<String, String> options = codecOptions(config);
         if (format.needsSchemaRegistry() && !options.containsKey(AvroCodecFactory.SCHEMA_REGISTRY)) {
-            throw new ConfigException(CdcSinkConfig.SCHEMA_REGISTRY_URL, "",
+            throw new ConfigException(SinkConfig.SCHEMA_REGISTRY_URL, "",
                     "input.format=" + format + " needs the schema registry's URL");
         }
         return new CodecRecordDecoder(format.decoder(options), format.nullValueIsTombstone(), skipped);
     }
 
     /** Whether the decoder of a format that needs a schema registry is told where it is. */
-    public static boolean hasSchemaRegistry(CdcSinkConfig config) {
+    public static boolean hasSchemaRegistry(SinkConfig config) {
         return codecOptions(config).containsKey(AvroCodecFactory.SCHEMA_REGISTRY);
     }
 
     /** The options the codec's decoder gets: input.codec.options, plus what the sink's own settings say. */
-    private static Map<String, String> codecOptions(CdcSinkConfig config) {
+    private static Map<String, String> codecOptions(SinkConfig config) {
         Map<String, String> options = new HashMap<>(config.inputCodecOptions());
         options.put(CodecOptions.MAX_DECODED_BYTES, Long.toString(config.inputMaxDecodedBytes()));
         if (config.inputWireFormat().largeMessageHandling()) {

@@ -2,8 +2,8 @@ package io.cdcconnect.sink.dialect;
 
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,7 +17,8 @@ import java.util.Properties;
  * Everything the sink says or reads that depends on the target database: the connection (driver, its properties,
  * the session), the server's limits, table metadata, identifier quoting, the DML text, how a DDL statement from the
  * stream is applied, the SQL of the sink's own control tables, and what an error means. The rest of the sink speaks
- * only to this interface; one implementation per database family, registered in {@link Dialects}.
+ * only to this interface; one implementation per database family, registered in
+ * {@link io.cdcconnect.sink.dialect.registry.Dialects}.
  *
  * <p>Column names arrive raw and are quoted here; table names arrive as {@link #qualified} made them.
  */
@@ -134,7 +135,7 @@ public interface SqlDialect {
      * @param controlSchema the sink's own schema (DDL checkpoint, coordination), or empty for none
      */
     List<String> missingPrivileges(Connection c, java.util.Set<String> dataSchemas,
-                                   java.util.Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+                                   java.util.Set<io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind> ddl, String controlSchema)
             throws SQLException;
 
     // ---- metadata -------------------------------------------------------------------------------------------------

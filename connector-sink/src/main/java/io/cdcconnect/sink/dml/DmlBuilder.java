@@ -2,6 +2,7 @@ package io.cdcconnect.sink.dml;
 
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.sink.dialect.SqlDialect;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

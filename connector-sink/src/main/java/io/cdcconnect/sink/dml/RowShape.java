@@ -8,6 +8,8 @@ import io.cdcconnect.sink.conflict.KeyNormalizer;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.Unrepresentable;
 import io.cdcconnect.sink.dialect.ValueConverter;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.validate;
 
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -60,11 +60,11 @@ public final class JdbcSinkSettings {
     /** The one list: every JDBC-sink setting the bridge knows, in the order docs/sink.md shows them. */
     public static final List<Entry> ENTRIES = List.of(
             new Entry("table.name.format", BOTH, "the target table's name as a pattern of the topic "
-                    + "(`${topic}`)", Fate.REFUSED, List.of(CdcSinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
+                    + "(`${topic}`)", Fate.REFUSED, List.of(SinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
             new Entry("collection.name.format", DEBEZIUM, "Debezium's newer name of table.name.format",
-                    Fate.REFUSED, List.of(CdcSinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
+                    Fate.REFUSED, List.of(SinkConfig.SCHEMA_MAP), TABLE_FROM_EVENT),
             new Entry("insert.mode", BOTH, "`insert` (plain INSERT), `upsert` (insert or update by key) or "
-                    + "`update` (UPDATE only) for every record", Fate.REFUSED, List.of(CdcSinkConfig.SAFE_MODE),
+                    + "`update` (UPDATE only) for every record", Fate.REFUSED, List.of(SinkConfig.SAFE_MODE),
                     "each change is applied as what it is (insert, update, delete); safe.mode chooses idempotent "
                     + "writes: upsert is safe.mode=always (the default auto upserts wherever a replay may be), "
                     + "insert is closest to safe.mode=never"),
@@ -81,21 +81,21 @@ public final class JdbcSinkSettings {
                     "deletes are always applied: every delete event, and with input.format=debezium a tombstone "
                     + "with a key; no setting turns that off"),
             new Entry("batch.size", BOTH, "how many records to write together (3000 in Confluent's, 500 in "
-                    + "Debezium's)", Fate.REFUSED, List.of(CdcSinkConfig.MAX_TXN_ROWS),
+                    + "Debezium's)", Fate.REFUSED, List.of(SinkConfig.MAX_TXN_ROWS),
                     "source transactions are committed whole, several small independent ones together up to "
                     + "max.txn.rows rows (a larger one is split into parts of that size), in multi-row statements "
                     + "of up to 256 rows"),
             new Entry("auto.create", CONFLUENT, "create a missing target table from the record's schema",
-                    Fate.SAME, List.of(CdcSinkConfig.AUTO_CREATE), "the same"),
+                    Fate.SAME, List.of(SinkConfig.AUTO_CREATE), "the same"),
             new Entry("auto.evolve", CONFLUENT, "add the columns the record has and the table lacks",
-                    Fate.SAME, List.of(CdcSinkConfig.AUTO_EVOLVE), "the same"),
+                    Fate.SAME, List.of(SinkConfig.AUTO_EVOLVE), "the same"),
             new Entry("schema.evolution", DEBEZIUM, "`none`, or `basic`: create missing tables and add missing "
-                    + "columns", Fate.REFUSED, List.of(CdcSinkConfig.AUTO_CREATE, CdcSinkConfig.AUTO_EVOLVE),
+                    + "columns", Fate.REFUSED, List.of(SinkConfig.AUTO_CREATE, SinkConfig.AUTO_EVOLVE),
                     "schema.evolution=basic is auto.create=true with auto.evolve=true"),
             new Entry("connection.username", DEBEZIUM, "the user to connect as", Fate.REFUSED,
-                    List.of(CdcSinkConfig.CONNECTION_USER), "the user is connection.user (Confluent's name)"),
+                    List.of(SinkConfig.CONNECTION_USER), "the user is connection.user (Confluent's name)"),
             new Entry("max.retries", CONFLUENT, "retries of a batch after an SQL error", Fate.REFUSED,
-                    List.of(CdcSinkConfig.RETRY_MAX_ATTEMPTS), "a transaction is retried after a transient error "
+                    List.of(SinkConfig.RETRY_MAX_ATTEMPTS), "a transaction is retried after a transient error "
                     + "(deadlock, lock wait timeout, lost connection, failover) up to retry.max.attempts times; a "
                     + "row the target rejects for its data is set apart (docs/sink.md, \"Errors\")"));
 
@@ -140,7 +140,7 @@ public final class JdbcSinkSettings {
      * naming the closest known setting. Values are never shown: a mistyped name may hold a password.
      */
     public static List<ConfigProblem> warnings(String connector, Map<String, String> props) {
-        Set<String> ours = CdcSinkConfig.configDef().names();
+        Set<String> ours = SinkConfigDef.configDef().names();
         List<String> known = new ArrayList<>(new TreeSet<>(ours));
         known.addAll(new TreeSet<>(CONNECT_SETTINGS));
         List<ConfigProblem> out = new ArrayList<>();

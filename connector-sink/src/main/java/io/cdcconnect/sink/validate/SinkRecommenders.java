@@ -1,9 +1,9 @@
 package io.cdcconnect.sink.validate;
 
 import io.cdcconnect.codec.WireFormat;
-import io.cdcconnect.sink.CdcSinkConfig;
-import io.cdcconnect.sink.ddl.DdlPolicy;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.config.SinkConfig;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dml.SafeMode;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;
@@ -18,7 +18,7 @@ import java.util.function.Predicate;
 /**
  * The sink's recommended values and visibility, for Connect's validation answer (what a UI offers in a drop-down,
  * and which settings it shows). Values come from the registries that hold them: {@link WireFormat}, {@link Dialects},
- * {@link SafeMode}, {@link DdlPolicy.Kind}, and the value lists of {@link CdcSinkConfig}.
+ * {@link SafeMode}, {@link ParsedDdl.Kind}, and the value lists of {@link SinkConfig}.
  */
 public final class SinkRecommenders {
 
@@ -28,32 +28,32 @@ public final class SinkRecommenders {
     /** {@code def} with recommenders and dependents on the settings they concern. */
     public static ConfigDef attach(ConfigDef def) {
         Map<String, ConfigDef.Recommender> recommenders = new java.util.HashMap<>();
-        recommenders.put(CdcSinkConfig.INPUT_FORMAT, values(p -> CdcSinkConfig.INPUT_FORMATS));
-        recommenders.put(CdcSinkConfig.DIALECT, values(SinkRecommenders::dialects));
-        recommenders.put(CdcSinkConfig.SAFE_MODE, values(p -> Arrays.stream(SafeMode.values())
+        recommenders.put(SinkConfig.INPUT_FORMAT, values(p -> SinkConfig.INPUT_FORMATS));
+        recommenders.put(SinkConfig.DIALECT, values(SinkRecommenders::dialects));
+        recommenders.put(SinkConfig.SAFE_MODE, values(p -> Arrays.stream(SafeMode.values())
                 .map(SafeMode::configName).toList()));
-        recommenders.put(CdcSinkConfig.DDL_UNSUPPORTED, new Recommender(p -> CdcSinkConfig.DDL_UNSUPPORTED_VALUES,
+        recommenders.put(SinkConfig.DDL_UNSUPPORTED, new Recommender(p -> SinkConfig.DDL_UNSUPPORTED_VALUES,
                 p -> format(p).carriesDdl()));
-        recommenders.put(CdcSinkConfig.DDL_APPLY, new Recommender(p -> ddlKinds(), p -> format(p).carriesDdl()));
-        for (String ddl : List.of(CdcSinkConfig.DDL_BARRIER_TIMEOUT_MS, CdcSinkConfig.DDL_CHECKPOINT_DATABASE)) {
+        recommenders.put(SinkConfig.DDL_APPLY, new Recommender(p -> ddlKinds(), p -> format(p).carriesDdl()));
+        for (String ddl : List.of(SinkConfig.DDL_BARRIER_TIMEOUT_MS, SinkConfig.DDL_CHECKPOINT_DATABASE)) {
             recommenders.put(ddl, new Recommender(p -> List.of(), p -> format(p).carriesDdl()));
         }
-        for (String registry : List.of(CdcSinkConfig.SCHEMA_REGISTRY_URL, CdcSinkConfig.SCHEMA_REGISTRY_TRUSTSTORE,
-                CdcSinkConfig.SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD)) {
+        for (String registry : List.of(SinkConfig.SCHEMA_REGISTRY_URL, SinkConfig.SCHEMA_REGISTRY_TRUSTSTORE,
+                SinkConfig.SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD)) {
             recommenders.put(registry, new Recommender(p -> List.of(), p -> format(p).needsSchemaRegistry()));
         }
-        recommenders.put(CdcSinkConfig.SCHEMA_REGISTRY_TRUSTSTORE_TYPE, new Recommender(
-                p -> CdcSinkConfig.TRUSTSTORE_TYPES, p -> format(p).needsSchemaRegistry()));
-        recommenders.put(CdcSinkConfig.INPUT_CODEC_OPTIONS, new Recommender(p -> List.of(),
+        recommenders.put(SinkConfig.SCHEMA_REGISTRY_TRUSTSTORE_TYPE, new Recommender(
+                p -> SinkConfig.TRUSTSTORE_TYPES, p -> format(p).needsSchemaRegistry()));
+        recommenders.put(SinkConfig.INPUT_CODEC_OPTIONS, new Recommender(p -> List.of(),
                 p -> !format(p).decoderOptions().isEmpty()));
-        for (String largeMessages : List.of(CdcSinkConfig.INPUT_MAX_DECODED_BYTES,
-                CdcSinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_BYTES, CdcSinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS)) {
+        for (String largeMessages : List.of(SinkConfig.INPUT_MAX_DECODED_BYTES,
+                SinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_BYTES, SinkConfig.INPUT_CLAIM_CHECK_MAX_RECORD_POINTERS)) {
             recommenders.put(largeMessages, new Recommender(p -> List.of(), p -> format(p).largeMessageHandling()));
         }
 
         Map<String, List<String>> dependents = Map.of(
-                CdcSinkConfig.CONNECTION_URL, List.of(CdcSinkConfig.DIALECT),
-                CdcSinkConfig.INPUT_FORMAT, recommenders.entrySet().stream()
+                SinkConfig.CONNECTION_URL, List.of(SinkConfig.DIALECT),
+                SinkConfig.INPUT_FORMAT, recommenders.entrySet().stream()
                         .filter(e -> e.getValue() instanceof Recommender r && r.dependsOnFormat())
                         .map(Map.Entry::getKey).sorted().toList());
         ConfigDef out = new ConfigDef();
@@ -68,7 +68,7 @@ public final class SinkRecommenders {
 
     /** auto and the names of the URL's family, or of every family while the URL names none. */
     private static List<String> dialects(Map<String, Object> parsed) {
-        Object url = parsed.get(CdcSinkConfig.CONNECTION_URL);
+        Object url = parsed.get(SinkConfig.CONNECTION_URL);
         Dialects.Family family = Dialects.familyOf(url instanceof Password p ? p.value() : url == null ? null
                 : url.toString());
         if (family == null) return Dialects.names();
@@ -80,13 +80,13 @@ public final class SinkRecommenders {
 
     private static List<String> ddlKinds() {
         List<String> out = new ArrayList<>(List.of("all", "none"));
-        for (DdlPolicy.Kind k : DdlPolicy.Kind.values()) out.add(k.settingName());
+        for (ParsedDdl.Kind k : ParsedDdl.Kind.values()) out.add(k.settingName());
         return out;
     }
 
     /** The input format the settings name, or the default while they name none the registry knows. */
     static WireFormat format(Map<String, Object> parsed) {
-        Object f = parsed.get(CdcSinkConfig.INPUT_FORMAT);
+        Object f = parsed.get(SinkConfig.INPUT_FORMAT);
         try {
             return WireFormat.named(f == null ? WireFormat.CANAL_JSON.configName() : f.toString());
         } catch (IllegalArgumentException e) {

@@ -3,7 +3,7 @@ package io.cdcconnect.sink.validate;
 import io.cdcconnect.codec.CodecOptions;
 import io.cdcconnect.codec.Compression;
 import io.cdcconnect.codec.ConverterRules;
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -25,15 +25,15 @@ public final class SinkValidation {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkValidation.class);
 
     /** What the live check needs sound before it can run. */
-    private static final Set<String> CONNECTION = Set.of(CdcSinkConfig.CONNECTION_URL, CdcSinkConfig.CONNECTION_USER,
-            CdcSinkConfig.CONNECTION_PASSWORD, CdcSinkConfig.DIALECT, CdcSinkConfig.SCHEMA_MAP,
-            CdcSinkConfig.DDL_APPLY, CdcSinkConfig.DDL_CHECKPOINT_DATABASE);
+    private static final Set<String> CONNECTION = Set.of(SinkConfig.CONNECTION_URL, SinkConfig.CONNECTION_USER,
+            SinkConfig.CONNECTION_PASSWORD, SinkConfig.DIALECT, SinkConfig.SCHEMA_MAP,
+            SinkConfig.DDL_APPLY, SinkConfig.DDL_CHECKPOINT_DATABASE);
 
     private SinkValidation() {
     }
 
     public static Config validate(Map<String, String> props) {
-        List<ConfigValue> values = CdcSinkConfig.configDef().validate(props);
+        List<ConfigValue> values = SinkConfigDef.configDef().validate(props);
         Map<String, ConfigValue> byName = new HashMap<>();
         for (ConfigValue v : values) byName.put(v.name(), v);
         // settings that are wrong on their own fall back to their defaults for the rules, and get no second error
@@ -42,7 +42,7 @@ public final class SinkValidation {
             if (!v.errorMessages().isEmpty()) sound.remove(v.name());
         }
         // the rules that span tasks see tasks.max as each task will (task.count)
-        sound.put(CdcSinkConfig.TASK_COUNT, Integer.toString(tasks(props)));
+        sound.put(SinkConfig.TASK_COUNT, Integer.toString(tasks(props)));
         // the settings of Confluent's and Debezium's JDBC sinks, refused naming ours; unknown settings only warned
         // about (Connect's validation has no warnings: logged, as transforms are, below)
         List<ConfigProblem> jdbcSink = JdbcSinkSettings.refusals(props);
@@ -51,9 +51,9 @@ public final class SinkValidation {
         }
         String metadata = topicPatternWarning("sink " + props.getOrDefault("name", "(validation)"), props);
         if (metadata != null) LOG.warn(metadata);
-        CdcSinkConfig config;
+        SinkConfig config;
         try {
-            config = CdcSinkConfig.withoutRules(sound);
+            config = SinkConfigDef.withoutRules(sound);
         } catch (ConfigException e) {
             // a required setting is missing or wrong: already reported on it
             return report(jdbcSink, props, sound, byName, values);
@@ -85,7 +85,7 @@ public final class SinkValidation {
      * ConverterRules}); a converter left to the worker's default is not visible here. Transformations that may change
      * a byte format's records are logged (Connect's validation has no warnings).
      */
-    static List<ConfigProblem> converters(CdcSinkConfig config, Map<String, String> props) {
+    static List<ConfigProblem> converters(SinkConfig config, Map<String, String> props) {
         boolean compressed;
         try {
             compressed = CodecOptions.compression(config.inputCodecOptions()) != Compression.NONE;

@@ -1,9 +1,9 @@
 package io.cdcconnect.sink.validate;
 
-import io.cdcconnect.sink.CdcSinkConfig;
+import io.cdcconnect.sink.config.SinkConfig;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.ddl.DdlPolicy;
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.ServerLimits;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.stmtcache.StatementCachePolicy;
@@ -32,7 +32,7 @@ public final class TargetCheck {
     /**
      * @param tasks how many tasks of the connector will share the server ({@code tasks.max})
      */
-    public static List<ConfigProblem> check(CdcSinkConfig config, int tasks) {
+    public static List<ConfigProblem> check(SinkConfig config, int tasks) {
         List<ConfigProblem> out = new ArrayList<>();
         String url = config.connectionUrl();
         SqlDialect dialect = Dialects.forUrl(url);
@@ -41,7 +41,7 @@ public final class TargetCheck {
             c = DataSources.connect(dialect, url, config.connectionUser(), config.connectionPassword(),
                     config.connectionSslMode(), TIMEOUT_MS);
         } catch (SQLException | RuntimeException e) {
-            out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_URL, "cannot connect to " + DataSources.redact(url)
+            out.add(new ConfigProblem(SinkConfig.CONNECTION_URL, "cannot connect to " + DataSources.redact(url)
                     + " as " + config.connectionUser() + ": " + mask(config, e.getMessage()) + " (check host, port, "
                     + "connection.user and connection.password, and that the target accepts connections from the "
                     + "Connect workers)"));
@@ -51,34 +51,34 @@ public final class TargetCheck {
             try (Statement st = c.createStatement()) {
                 st.execute(dialect.sessionInitSql(config.timestampTimeZone()));
             } catch (SQLException e) {
-                out.add(new ConfigProblem(CdcSinkConfig.TIMESTAMP_TIME_ZONE, "the target refuses the session time "
+                out.add(new ConfigProblem(SinkConfig.TIMESTAMP_TIME_ZONE, "the target refuses the session time "
                         + "zone '" + config.timestampTimeZone() + "': " + mask(config, e.getMessage()) + " (use an "
                         + "offset such as +00:00, or load the target's time zone tables)"));
             }
             ServerLimits limits = dialect.readLimits(c);
             String mismatch = dialect.serverMismatch(config.dialect(), limits.version());
             if (mismatch != null) {
-                out.add(new ConfigProblem(CdcSinkConfig.DIALECT, mismatch));
+                out.add(new ConfigProblem(SinkConfig.DIALECT, mismatch));
                 return out;
             }
             SqlDialect server = dialect.refine(config.dialect(), limits.version());
             DdlPolicy policy = DdlPolicy.parse(config.ddlApply(), config.ddlCheckpointDatabase());
             for (String m : server.missingPrivileges(c, ConfigRules.mappedSchemas(config), policy.allowed(),
                     config.ddlCheckpointDatabase())) {
-                out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_USER, m));
+                out.add(new ConfigProblem(SinkConfig.CONNECTION_USER, m));
             }
             for (String schema : io.cdcconnect.sink.apply.SchemaAllowList.controlHolding(c, server,
                     ConfigRules.mappedSchemas(config))) {
-                out.add(new ConfigProblem(config.schemaInclude().contains(schema) ? CdcSinkConfig.SCHEMA_INCLUDE
-                        : CdcSinkConfig.SCHEMA_MAP, "'" + schema + "' holds a sink's control tables (ddl_checkpoint, "
-                        + "ddl_run, ...: another connector's " + CdcSinkConfig.DDL_CHECKPOINT_DATABASE + "), which no "
+                out.add(new ConfigProblem(config.schemaInclude().contains(schema) ? SinkConfig.SCHEMA_INCLUDE
+                        : SinkConfig.SCHEMA_MAP, "'" + schema + "' holds a sink's control tables (ddl_checkpoint, "
+                        + "ddl_run, ...: another connector's " + SinkConfig.DDL_CHECKPOINT_DATABASE + "), which no "
                         + "message may change: list the databases of your data"));
             }
             ConfigProblem statements = statementBudget(config, limits, tasks);
             if (statements != null) out.add(statements);
             if (!c.getAutoCommit()) c.rollback();
         } catch (SQLException | RuntimeException e) {
-            out.add(new ConfigProblem(CdcSinkConfig.CONNECTION_URL, "connected to " + DataSources.redact(url)
+            out.add(new ConfigProblem(SinkConfig.CONNECTION_URL, "connected to " + DataSources.redact(url)
                     + ", but could not read what the sink needs to know: " + mask(config, e.getMessage())));
         }
         return out;
@@ -88,14 +88,14 @@ public final class TargetCheck {
      * Null when every connection of the connector gets a share of the server's prepared statements; otherwise the
      * problem on {@code statement.cache.size}: the cache would be off and every statement sent as text.
      */
-    static ConfigProblem statementBudget(CdcSinkConfig config, ServerLimits limits, int tasks) {
+    static ConfigProblem statementBudget(SinkConfig config, ServerLimits limits, int tasks) {
         int configured = config.statementCacheSize();
         int connections = config.workerCount() + 1;
         if (configured == 0 || StatementCachePolicy.perConnection(configured, limits.maxPreparedStmtCount(),
                 connections, tasks) > 0) {
             return null;
         }
-        return new ConfigProblem(CdcSinkConfig.STATEMENT_CACHE_SIZE, "the target's max_prepared_stmt_count is "
+        return new ConfigProblem(SinkConfig.STATEMENT_CACHE_SIZE, "the target's max_prepared_stmt_count is "
                 + limits.maxPreparedStmtCount() + ", and the sink keeps half of it for other clients: "
                 + tasks + " task(s) x " + connections + " connections (worker.count + 1) leave no prepared statement "
                 + "per connection, so every statement would be sent as text. Raise max_prepared_stmt_count to at "
@@ -104,7 +104,7 @@ public final class TargetCheck {
     }
 
     /** The text with every password of the configuration masked: drivers may echo what they were given. */
-    static String mask(CdcSinkConfig config, String text) {
+    static String mask(SinkConfig config, String text) {
         if (text == null) return "(no message)";
         return DataSources.scrub(text, config.connectionUrl(), config.connectionPassword());
     }

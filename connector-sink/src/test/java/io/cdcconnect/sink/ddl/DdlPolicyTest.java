@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -85,7 +86,7 @@ class DdlPolicyTest {
         assertEquals(DdlPolicy.Verdict.APPLY, verdict(some, "ALTER TABLE t ADD COLUMN c INT"));
         DdlPolicy.Decision trunc = some.decide("TRUNCATE TABLE t", "shop");
         assertEquals(DdlPolicy.Verdict.SKIP, trunc.verdict());
-        assertEquals(DdlPolicy.Kind.TRUNCATE_TABLE, trunc.kind());
+        assertEquals(ParsedDdl.Kind.TRUNCATE_TABLE, trunc.kind());
         DdlPolicy none = DdlPolicy.parse(List.of("none"), "");
         assertEquals(DdlPolicy.Verdict.SKIP, verdict(none, "CREATE TABLE t (id INT)"));
         // the check comes first: a policy of none still refuses what is not a schema change

@@ -3,6 +3,8 @@ package io.cdcconnect.sink.dml;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.dialect.mysql.MariaDbDialect;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 import io.cdcconnect.sink.testutil.Rows;
 import org.junit.jupiter.api.Test;
 

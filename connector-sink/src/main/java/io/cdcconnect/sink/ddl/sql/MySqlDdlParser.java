@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.ddl.sql;
 
-import io.cdcconnect.sink.ddl.DdlPolicy.Kind;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind;
 import io.debezium.ddl.parser.mariadb.generated.MariaDBLexer;
 import io.debezium.ddl.parser.mariadb.generated.MariaDBParser;
 import io.debezium.ddl.parser.mysql.generated.MySqlLexer;

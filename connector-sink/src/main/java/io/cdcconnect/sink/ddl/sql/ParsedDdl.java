@@ -1,11 +1,10 @@
 package io.cdcconnect.sink.ddl.sql;
 
-import io.cdcconnect.sink.ddl.DdlPolicy;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -25,8 +24,19 @@ import java.util.function.UnaryOperator;
  *                  is not among them
  * @param pieces    what the statement is written out from
  */
-public record ParsedDdl(DdlPolicy.Kind kind, List<TableRef> tables, String database, Set<String> schemas,
+public record ParsedDdl(Kind kind, List<TableRef> tables, String database, Set<String> schemas,
                         List<String> columns, List<String> options, List<Piece> pieces) {
+
+    /** The statement kinds, by the names {@code ddl.apply} lists (the policy, {@code DdlPolicy}, allows them by these). */
+    public enum Kind {
+        CREATE_TABLE, ALTER_TABLE, DROP_TABLE, TRUNCATE_TABLE, RENAME_TABLE, CREATE_INDEX, DROP_INDEX,
+        CREATE_DATABASE, ALTER_DATABASE, DROP_DATABASE;
+
+        /** e.g. {@code create-table}. */
+        public String settingName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
 
     /** A table as the statement names it; {@code schema} null when unqualified. */
     public record TableRef(String schema, String name) {

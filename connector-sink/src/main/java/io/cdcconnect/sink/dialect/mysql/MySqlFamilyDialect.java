@@ -10,8 +10,8 @@ import io.cdcconnect.sink.dialect.StandardSqlDialect;
 import io.cdcconnect.sink.dialect.Unrepresentable;
 import io.cdcconnect.sink.dialect.ValueBinder;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -222,7 +222,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
 
     @Override
     public List<String> missingPrivileges(Connection c, Set<String> dataSchemas,
-                                          Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+                                          Set<io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind> ddl, String controlSchema)
             throws SQLException {
         return MySqlPrivileges.missing(c, dataSchemas, ddl, controlSchema);
     }

@@ -11,8 +11,8 @@ import io.cdcconnect.sink.dialect.StandardSqlDialect;
 import io.cdcconnect.sink.dialect.Unrepresentable;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dml.TargetColumn;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetColumn;
+import io.cdcconnect.sink.table.TargetTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -181,7 +181,7 @@ public final class PostgresDialect extends StandardSqlDialect {
 
     @Override
     public List<String> missingPrivileges(Connection c, Set<String> dataSchemas,
-                                          Set<io.cdcconnect.sink.ddl.DdlPolicy.Kind> ddl, String controlSchema)
+                                          Set<io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind> ddl, String controlSchema)
             throws SQLException {
         return PostgresPrivileges.missing(c, dataSchemas, ddl, controlSchema);
     }
@@ -403,7 +403,7 @@ public final class PostgresDialect extends StandardSqlDialect {
         ran.addAll(t.statements());
         // every statement of an ALTER TABLE acts on its table: absent ("relation ... does not exist, skipping"), the
         // guarded ones (DO blocks) did nothing either, without a notice of their own
-        if (parsed.kind() == io.cdcconnect.sink.ddl.DdlPolicy.Kind.ALTER_TABLE && !didNothing.isEmpty()
+        if (parsed.kind() == io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind.ALTER_TABLE && !didNothing.isEmpty()
                 && didNothing.stream().anyMatch(n -> n.contains("does not exist, skipping"))) {
             while (didNothing.size() < ran.size()) didNothing.add(didNothing.get(0));
         }

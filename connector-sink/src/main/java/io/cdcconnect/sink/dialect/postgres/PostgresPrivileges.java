@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
-import io.cdcconnect.sink.ddl.DdlPolicy.Kind;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

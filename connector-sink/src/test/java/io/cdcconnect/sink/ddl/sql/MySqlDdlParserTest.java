@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.ddl.sql;
 
-import io.cdcconnect.sink.ddl.DdlPolicy.Kind;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl.Kind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

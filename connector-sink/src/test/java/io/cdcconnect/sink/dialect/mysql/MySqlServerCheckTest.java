@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.dialect.mysql;
 
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.cdcconnect.sink.dialect.mysql;
 
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
-import io.cdcconnect.sink.dml.TargetTable;
+import io.cdcconnect.sink.table.TargetTable;
 import io.cdcconnect.sink.testutil.SinkTarget;
 import io.cdcconnect.testsupport.db.TestDatabase;
 import org.junit.jupiter.api.Test;

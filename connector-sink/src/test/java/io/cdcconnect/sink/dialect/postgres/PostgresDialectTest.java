@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
-import io.cdcconnect.sink.dialect.Dialects;
+import io.cdcconnect.sink.dialect.registry.Dialects;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;

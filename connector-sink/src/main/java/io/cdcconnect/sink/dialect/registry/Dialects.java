@@ -1,5 +1,6 @@
-package io.cdcconnect.sink.dialect;
+package io.cdcconnect.sink.dialect.registry;
 
+import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.mysql.MySqlFamilyDialect;
 import io.cdcconnect.sink.dialect.postgres.PostgresDialect;
 

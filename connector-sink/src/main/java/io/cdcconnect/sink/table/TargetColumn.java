@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dml;
+package io.cdcconnect.sink.table;
 
 /**
  * One column of a target table, as the target database describes it.

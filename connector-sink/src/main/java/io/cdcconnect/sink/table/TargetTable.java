@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dml;
+package io.cdcconnect.sink.table;
 
 import java.util.HashMap;
 import java.util.List;

@@ -149,7 +149,11 @@ class MySql8ErrorClassificationTest {
      * Waits until the statement {@code blocked} runs waits for a lock, so that the next step meets a lock, not a race.
      */
     private void awaitLockWait(Future<SQLException> blocked) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // InnoDB's view of its transactions (INNODB_TRX) is a cache the server refreshes when it sees fit, and on a busy
+        // machine it was seen to miss a wait for 20 s; the process list is read live: a single-row statement by key
+        // still running in it after 300 ms of looks is waiting for the lock
+        long runningSince = -1;
         try (Connection c = server.connect(db.name()); Statement st = c.createStatement()) {
             while (System.nanoTime() < deadline) {
                 if (blocked.isDone()) fail("the statement did not wait for the lock: " + blocked.get());
@@ -157,6 +161,19 @@ class MySql8ErrorClassificationTest {
                         "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")) {
                     rs.next();
                     if (rs.getInt(1) >= 1) return;
+                }
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+                        + "WHERE COMMAND = 'Query' AND ID <> CONNECTION_ID() AND (INFO LIKE 'UPDATE%' "
+                        + "OR INFO LIKE 'update%' OR INFO LIKE 'SELECT%FOR UPDATE%' OR INFO LIKE 'INSERT%' "
+                        + "OR INFO LIKE 'DELETE%')")) {
+                    rs.next();
+                    if (rs.getInt(1) == 0) {
+                        runningSince = -1;
+                    } else if (runningSince < 0) {
+                        runningSince = System.nanoTime();
+                    } else if (System.nanoTime() - runningSince > TimeUnit.MILLISECONDS.toNanos(300)) {
+                        return;
+                    }
                 }
                 Thread.sleep(20);
             }

@@ -2,7 +2,7 @@ package io.cdcconnect.sink;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
-import io.cdcconnect.sink.ddl.DdlCheckpoint;
+import io.cdcconnect.sink.ddl.control.DdlCheckpoint;
 import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.txn.SourcePartition;

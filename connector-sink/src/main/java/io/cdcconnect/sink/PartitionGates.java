@@ -1,6 +1,6 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.sink.ddl.PartitionHolds;
+import io.cdcconnect.sink.ddl.order.PartitionHolds;
 import io.cdcconnect.sink.txn.PartitionControl;
 import io.cdcconnect.sink.txn.PendingRecord;
 import io.cdcconnect.sink.txn.SourcePartition;
@@ -23,7 +23,7 @@ import java.util.Set;
  *
  * <p>The pipeline takes records with {@link #next} in a loop; holding and releasing a partition only changes its
  * state, and its records go on in that loop. Nothing here processes a record, so nothing re-enters the loop. Which
- * statements a partition waits for, and when they run, is the {@link io.cdcconnect.sink.ddl.DdlSequencer}'s.
+ * statements a partition waits for, and when they run, is the {@link io.cdcconnect.sink.ddl.order.DdlSequencer}'s.
  * Used from the task thread only.
  */
 public final class PartitionGates implements PartitionHolds {

@@ -5,7 +5,7 @@ import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.apply.SchemaAllowList;
-import io.cdcconnect.sink.ddl.DdlCoordinator;
+import io.cdcconnect.sink.ddl.control.DdlCoordinator;
 import io.cdcconnect.sink.ddl.DdlPolicy;
 import io.cdcconnect.sink.metrics.SinkMetrics;
 import org.apache.kafka.connect.header.Header;

@@ -1,6 +1,6 @@
 package io.cdcconnect.sink;
 
-import io.cdcconnect.sink.ddl.ControlStore;
+import io.cdcconnect.sink.ddl.control.ControlStore;
 import io.cdcconnect.sink.dml.SafeMode;
 import io.cdcconnect.sink.txn.SourcePartition;
 import io.cdcconnect.sink.txn.Transaction;

@@ -5,7 +5,7 @@ import io.cdcconnect.sink.apply.RejectedRows;
 import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.WorkItem;
 import io.cdcconnect.sink.conflict.ConflictDetector;
-import io.cdcconnect.sink.ddl.DdlSequencer;
+import io.cdcconnect.sink.ddl.order.DdlSequencer;
 import io.cdcconnect.sink.ddl.TableAutoCreator;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.metrics.SinkMetrics;

@@ -6,7 +6,7 @@ import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
-import io.cdcconnect.sink.ddl.ControlSchema;
+import io.cdcconnect.sink.ddl.control.ControlSchema;
 import io.cdcconnect.sink.dialect.ControlSql;
 import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.offset.RecordFingerprints;

@@ -2,8 +2,8 @@ package io.cdcconnect.sink;
 
 import io.cdcconnect.codec.model.RowChange;
 import io.cdcconnect.codec.model.TableInfo;
-import io.cdcconnect.sink.ddl.InMemoryControlStore;
-import io.cdcconnect.sink.ddl.JdbcControlStore;
+import io.cdcconnect.sink.ddl.control.InMemoryControlStore;
+import io.cdcconnect.sink.ddl.control.JdbcControlStore;
 import io.cdcconnect.sink.dialect.registry.Dialects;
 import io.cdcconnect.sink.testutil.Rows;
 import io.cdcconnect.sink.txn.SourcePartition;

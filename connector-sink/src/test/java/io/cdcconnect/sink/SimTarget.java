@@ -8,8 +8,8 @@ import io.cdcconnect.sink.apply.ShapeResolver;
 import io.cdcconnect.sink.apply.TableShapes;
 import io.cdcconnect.sink.apply.WorkItem;
 import io.cdcconnect.sink.conflict.ConflictDetector;
-import io.cdcconnect.sink.ddl.DdlExecutor;
-import io.cdcconnect.sink.ddl.InMemoryControlStore;
+import io.cdcconnect.sink.ddl.order.DdlExecutor;
+import io.cdcconnect.sink.ddl.control.InMemoryControlStore;
 import io.cdcconnect.sink.dml.RowShape;
 import io.cdcconnect.sink.table.TargetColumn;
 import io.cdcconnect.sink.table.TargetTable;
@@ -103,7 +103,7 @@ final class SimTarget {
         }
 
         /** The task's store (its session with the target). */
-        private io.cdcconnect.sink.ddl.ControlStore store;
+        private io.cdcconnect.sink.ddl.control.ControlStore store;
 
         /**
          * The task's process died: its session with the target ends, and the run locks it held go with it. A statement
@@ -122,8 +122,8 @@ final class SimTarget {
          * the consumer's poll interval).
          */
         @Override
-        public io.cdcconnect.sink.ddl.DdlRuns runs(String threadName) {
-            return new io.cdcconnect.sink.ddl.DdlRuns() {
+        public io.cdcconnect.sink.ddl.order.DdlRuns runs(String threadName) {
+            return new io.cdcconnect.sink.ddl.order.DdlRuns() {
                 @Override
                 public <T> java.util.concurrent.Future<T> submit(java.util.concurrent.Callable<T> run) {
                     int looks = random.nextInt(4);
@@ -214,10 +214,10 @@ final class SimTarget {
         }
 
         /** The task's store, which may die right after a statement's durable steps ({@link #ddlDeathPerMille}). */
-        private final class DyingControlStore implements io.cdcconnect.sink.ddl.ControlStore {
-            private final io.cdcconnect.sink.ddl.ControlStore store;
+        private final class DyingControlStore implements io.cdcconnect.sink.ddl.control.ControlStore {
+            private final io.cdcconnect.sink.ddl.control.ControlStore store;
 
-            DyingControlStore(io.cdcconnect.sink.ddl.ControlStore store) {
+            DyingControlStore(io.cdcconnect.sink.ddl.control.ControlStore store) {
                 this.store = store;
             }
 
@@ -338,12 +338,12 @@ final class SimTarget {
             }
 
             @Override
-            public io.cdcconnect.sink.ddl.DdlCoordinator.State state(String topic, String ddlKey, Sending sending,
+            public io.cdcconnect.sink.ddl.control.DdlCoordinator.State state(String topic, String ddlKey, Sending sending,
                     int copies, java.util.Set<SourcePartition> assigned, SourcePartition claimant)
                     throws java.sql.SQLException {
-                io.cdcconnect.sink.ddl.DdlCoordinator.State state = store.state(topic, ddlKey, sending, copies,
+                io.cdcconnect.sink.ddl.control.DdlCoordinator.State state = store.state(topic, ddlKey, sending, copies,
                         assigned, claimant);
-                if (state == io.cdcconnect.sink.ddl.DdlCoordinator.State.RUN && dies()) {
+                if (state == io.cdcconnect.sink.ddl.control.DdlCoordinator.State.RUN && dies()) {
                     throw death("after it claimed the sending " + sending.id().substring(0, 8));
                 }
                 return state;

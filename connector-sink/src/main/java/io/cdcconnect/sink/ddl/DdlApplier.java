@@ -73,7 +73,7 @@ public final class DdlApplier {
     }
 
     /** The statement with passwords (IDENTIFIED BY '...', PASSWORD('...')) masked, for messages. */
-    static String redact(String sql) {
+    public static String redact(String sql) {
         return SECRET.matcher(sql).replaceAll("$1'***'");
     }
 

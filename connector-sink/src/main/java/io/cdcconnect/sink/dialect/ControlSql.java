@@ -128,7 +128,7 @@ public interface ControlSql {
 
     /**
      * Creates the schema and {@code control_schema} if missing: one row ({@code id} 1) holding the layout version of
-     * this schema's control tables ({@code io.cdcconnect.sink.ddl.ControlSchema}).
+     * this schema's control tables ({@code io.cdcconnect.sink.ddl.control.ControlSchema}).
      */
     List<String> createControlSchema();
 

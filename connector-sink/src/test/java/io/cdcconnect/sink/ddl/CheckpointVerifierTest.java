@@ -1,5 +1,8 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.ddl.control.InMemoryControlStore;
+import io.cdcconnect.sink.ddl.control.CheckpointVerifier;
+
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;

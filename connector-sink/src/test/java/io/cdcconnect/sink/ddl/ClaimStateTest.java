@@ -1,5 +1,11 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.ddl.control.ControlStore;
+import io.cdcconnect.sink.ddl.control.DdlCoordinator;
+import io.cdcconnect.sink.ddl.control.JdbcControlStore;
+import io.cdcconnect.sink.ddl.control.InMemoryControlStore;
+import io.cdcconnect.sink.ddl.order.DdlBarrier;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
 import io.cdcconnect.sink.apply.RetryPolicy;
@@ -17,9 +23,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
-import static io.cdcconnect.sink.ddl.DdlCoordinator.State.DONE;
-import static io.cdcconnect.sink.ddl.DdlCoordinator.State.RUN;
-import static io.cdcconnect.sink.ddl.DdlCoordinator.State.WAIT;
+import static io.cdcconnect.sink.ddl.control.DdlCoordinator.State.DONE;
+import static io.cdcconnect.sink.ddl.control.DdlCoordinator.State.RUN;
+import static io.cdcconnect.sink.ddl.control.DdlCoordinator.State.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

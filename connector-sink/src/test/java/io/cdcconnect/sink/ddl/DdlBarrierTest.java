@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.sink.ddl.order.DdlBarrier;
+
 import io.cdcconnect.sink.txn.SourcePartition;
 import org.junit.jupiter.api.Test;
 

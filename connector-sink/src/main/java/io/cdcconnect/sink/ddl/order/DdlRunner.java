@@ -1,4 +1,8 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
+
+import io.cdcconnect.sink.ddl.control.ControlStore;
+import io.cdcconnect.sink.ddl.control.ReplayRules;
+import io.cdcconnect.sink.ddl.DdlRejectedException;
 
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.config.SinkConfig;

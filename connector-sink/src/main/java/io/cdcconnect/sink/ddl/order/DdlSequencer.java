@@ -1,4 +1,9 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
+
+import io.cdcconnect.sink.ddl.control.ControlStore;
+import io.cdcconnect.sink.ddl.control.DdlCoordinator;
+import io.cdcconnect.sink.ddl.control.ReplayRules;
+import io.cdcconnect.sink.ddl.DdlApplier;
 
 import io.cdcconnect.codec.model.ChangeEvent;
 import io.cdcconnect.codec.model.DdlChange;

@@ -1,4 +1,7 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
+
+import io.cdcconnect.sink.ddl.control.ControlStore;
+import io.cdcconnect.sink.ddl.control.DdlCoordinator;
 
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.config.SinkConfig;

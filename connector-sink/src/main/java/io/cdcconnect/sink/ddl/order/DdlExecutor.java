@@ -1,4 +1,6 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
+
+import io.cdcconnect.sink.ddl.DdlApplier;
 
 import io.cdcconnect.codec.model.DdlChange;
 

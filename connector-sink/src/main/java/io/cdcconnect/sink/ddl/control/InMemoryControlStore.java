@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.control;
 
 import io.cdcconnect.sink.offset.RecordFingerprints;
 import io.cdcconnect.sink.txn.SourcePartition;

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
 
 import io.cdcconnect.sink.txn.SourcePartition;
 

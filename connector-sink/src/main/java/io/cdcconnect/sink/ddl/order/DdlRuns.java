@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.order;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;

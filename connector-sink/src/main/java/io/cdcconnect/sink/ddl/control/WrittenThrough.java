@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.control;
 
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.RetryPolicy;

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.ddl;
+package io.cdcconnect.sink.ddl.control;
 
 import io.cdcconnect.sink.txn.SourcePartition;
 
@@ -51,7 +51,7 @@ public final class ReplayRules {
     }
 
     /** A statement committed at {@code commitTs} ran on {@code targetTable} (here, or by another task). */
-    void ran(String targetTable, long commitTs, boolean uncounted) {
+    public void ran(String targetTable, long commitTs, boolean uncounted) {
         control.recordTableDdl(targetTable, commitTs, uncounted);
         tables.remove(targetTable);
     }
@@ -60,7 +60,7 @@ public final class ReplayRules {
      * Another task ran a statement on {@code targetTable} (this task skipped its copy, an earlier owner having handled
      * it): what this task read of the table is read from the store again.
      */
-    void ranElsewhere(String targetTable) {
+    public void ranElsewhere(String targetTable) {
         tables.remove(targetTable);
     }
 

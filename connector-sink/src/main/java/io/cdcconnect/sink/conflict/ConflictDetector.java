@@ -2,9 +2,7 @@ package io.cdcconnect.sink.conflict;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -44,7 +42,8 @@ public final class ConflictDetector<T> {
     }
 
     private final Consumer<Node<T>> ready;
-    private final Map<Long, Node<T>> lastWriter = new HashMap<>();
+    /** The latest unfinished unit of work that touched each key hash. */
+    private final LongObjectMap<Node<T>> lastWriter = new LongObjectMap<>();
     private long nextSequence;
     private int inFlight;
 
@@ -83,7 +82,7 @@ public final class ConflictDetector<T> {
             node.done = true;
             inFlight--;
             for (long k : node.keys) {
-                if (lastWriter.get(k) == node) lastWriter.remove(k);
+                lastWriter.remove(k, node);
             }
             if (node.dependents != null) {
                 for (Node<T> d : node.dependents) {

@@ -44,6 +44,8 @@ public final class ConflictDetector<T> {
     private final Consumer<Node<T>> ready;
     /** The latest unfinished unit of work that touched each key hash. */
     private final LongObjectMap<Node<T>> lastWriter = new LongObjectMap<>();
+    /** The units added and not done, in the order they were added (their sequence). */
+    private final java.util.LinkedHashSet<Node<T>> unfinished = new java.util.LinkedHashSet<>();
     private long nextSequence;
     private int inFlight;
 
@@ -58,6 +60,7 @@ public final class ConflictDetector<T> {
         synchronized (this) {
             node = new Node<>(payload, keys, nextSequence++);
             inFlight++;
+            unfinished.add(node);
             for (long k : keys) {
                 Node<T> prev = lastWriter.put(k, node);
                 if (prev != null && !prev.done && prev != node) {
@@ -81,6 +84,7 @@ public final class ConflictDetector<T> {
             if (node.done) return;
             node.done = true;
             inFlight--;
+            unfinished.remove(node);
             for (long k : node.keys) {
                 lastWriter.remove(k, node);
             }
@@ -91,6 +95,28 @@ public final class ConflictDetector<T> {
                 node.dependents = null;
             }
             notifyAll();
+        }
+    }
+
+    /**
+     * Hands {@code node} (handed out, not done) to {@code ready} again once every unit added before it has finished,
+     * whatever keys they touch; returns false, and does nothing, when none is unfinished. For a refusal that an
+     * earlier unit may cause without sharing a key (a foreign key whose parent row another worker is writing): the
+     * caller gives the unit back and meets it again after the earlier ones, so the decision rests on what finished,
+     * not on how long it waited, and no worker is held while it waits.
+     */
+    public boolean deferUntilEarlierDone(Node<T> node) {
+        synchronized (this) {
+            if (node.done) throw new IllegalStateException("deferring a unit that is done");
+            int earlier = 0;
+            for (Node<T> e : unfinished) {
+                if (e == node) break;
+                if (e.dependents == null) e.dependents = new ArrayList<>(2);
+                e.dependents.add(node);
+                earlier++;
+            }
+            node.pending += earlier;
+            return earlier > 0;
         }
     }
 

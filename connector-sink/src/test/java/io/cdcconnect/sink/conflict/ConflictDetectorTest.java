@@ -13,6 +13,28 @@ class ConflictDetectorTest {
     private final List<String> ready = new ArrayList<>();
     private final ConflictDetector<String> detector = new ConflictDetector<>(n -> ready.add(n.payload()));
 
+    /** A unit given back comes again only after every earlier unit finished, whatever keys they touch. */
+    @Test
+    void aDeferredUnitComesAgainAfterEveryEarlierUnitFinished() {
+        ConflictDetector.Node<String> a = detector.add("a", new long[]{1});
+        ConflictDetector.Node<String> b = detector.add("b", new long[]{2});
+        ConflictDetector.Node<String> c = detector.add("c", new long[]{3});
+        ConflictDetector.Node<String> d = detector.add("d", new long[]{3}); // waits for c by its key
+        assertEquals(List.of("a", "b", "c"), ready);
+        assertTrue(detector.deferUntilEarlierDone(c));
+        detector.done(b);
+        assertEquals(List.of("a", "b", "c"), ready, "a is still running");
+        detector.done(a);
+        assertEquals(List.of("a", "b", "c", "c"), ready, "c comes again; d still waits for it");
+        // nothing earlier is unfinished now: no deferral, the refusal is the unit's own
+        assertEquals(false, detector.deferUntilEarlierDone(c));
+        detector.done(c);
+        assertEquals(List.of("a", "b", "c", "c", "d"), ready);
+        detector.done(d);
+        assertEquals(0, detector.inFlight());
+        assertEquals(0, detector.trackedKeys());
+    }
+
     @Test
     void disjointKeysAreReadyAtOnce() {
         detector.add("a", new long[]{1, 2});

@@ -72,6 +72,11 @@ final class ApplyStage implements ApplyBackend {
                 fail(error);
                 onFailure.run();
             }
+
+            @Override
+            public boolean giveBackUntilEarlierDone(ConflictDetector.Node<WorkItem> node) {
+                return detector.deferUntilEarlierDone(node);
+            }
         };
         metrics.gauge(SinkMetrics.TXN_IN_FLIGHT, detector::inFlight);
         workers = WorkerPool.start(name, settings, dataSource, cachePolicy, applier, ready, completion, metrics,

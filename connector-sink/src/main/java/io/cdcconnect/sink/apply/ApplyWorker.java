@@ -47,6 +47,12 @@ public final class ApplyWorker implements Runnable {
         void applied(ConflictDetector.Node<WorkItem> node);
 
         void failed(ConflictDetector.Node<WorkItem> node, RuntimeException error);
+
+        /**
+         * Gives the transaction back, to be handed to a worker again once every transaction dispatched before it has
+         * finished ({@link ConflictDetector#deferUntilEarlierDone}); false, and nothing done, when none is unfinished.
+         */
+        boolean giveBackUntilEarlierDone(ConflictDetector.Node<WorkItem> node);
     }
 
     /** Connections for workers; lets the pipeline discard a broken one. */

@@ -492,7 +492,7 @@ UPDATE comments SET lang = 'fr' WHERE id = 2;
 ALTER TABLE comments MODIFY author VARCHAR(60) COLLATE utf8mb4_bin NOT NULL;
 DELETE FROM comments WHERE id = 1;
 
--- group settings_renames: app_settings settings_v2 settings_history
+-- group settings_renames: settings_v2 settings_history
 CREATE TABLE app_settings (name VARCHAR(64) NOT NULL PRIMARY KEY, value TEXT NULL);
 INSERT INTO app_settings VALUES ('site_name', 'Shop'), ('max_upload', '10');
 RENAME TABLE app_settings TO settings;

@@ -53,6 +53,7 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
+    public static final String FOREIGN_KEY_CHECKS = "foreign.key.checks";
     public static final String WORKER_COUNT = "worker.count";
     public static final String DECODE_THREADS = "decode.threads";
     public static final String WARMUP_ENABLED = "warmup.enabled";
@@ -247,6 +248,22 @@ public final class CdcSinkConfig extends AbstractConfig {
                 "No longer used (a warning says so when set): safe.mode=auto decides by stored offsets, not by "
                         + "comparing commit times with the worker's clock.", GROUP_APPLY, ++o, Width.SHORT,
                 "Replay margin (unused)");
+        d.define(FOREIGN_KEY_CHECKS, Type.STRING, "replica", ConfigDef.ValidString.in(java.util.Arrays.stream(
+                        io.cdcconnect.sink.dialect.ForeignKeyChecks.values())
+                        .map(io.cdcconnect.sink.dialect.ForeignKeyChecks::configName).toArray(String[]::new)),
+                Importance.MEDIUM, "How the sink's sessions meet the target's foreign keys. The source checked every "
+                        + "row it logged, but MySQL's and MariaDB's binlogs do not carry what a foreign key's ON DELETE "
+                        + "or ON UPDATE action did, and the workers apply rows of different tables in no order between "
+                        + "them. replica (MySQL 8.0.20+ and MariaDB targets): sessions run with foreign_key_checks=0, "
+                        + "as a replica's applier does, so a child row may arrive before its parent and safe mode's "
+                        + "REPLACE (a delete and an insert) fires no cascade; DELETE and UPDATE statements switch the "
+                        + "checks on for themselves, so the target's ON DELETE and ON UPDATE actions do what the "
+                        + "source's did. On other targets (MySQL before 8.0.20, TiDB, PostgreSQL) replica is server. "
+                        + "off: checks and actions off for every statement (MySQL family: foreign_key_checks=0; "
+                        + "PostgreSQL: session_replication_role=replica, which needs a superuser or, from PostgreSQL "
+                        + "15, SET privilege on it), for streams that carry the effects of cascades as rows of their "
+                        + "own (a TiDB upstream). server: the session's default, every statement checked.",
+                GROUP_APPLY, ++o, Width.SHORT, "Foreign key checks");
         d.define(WORKER_COUNT, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
                 "Apply threads per task, each with its own pooled connection (pool size = worker.count + 3: one "
                         + "more for metadata and the control store, one for a DDL statement running beside the task, "
@@ -534,6 +551,11 @@ public final class CdcSinkConfig extends AbstractConfig {
 
     public SafeMode safeMode() {
         return SafeMode.parse(getString(SAFE_MODE));
+    }
+
+    /** {@code foreign.key.checks} as set; {@link io.cdcconnect.sink.dialect.ForeignKeyChecks#on} says what a target gives. */
+    public io.cdcconnect.sink.dialect.ForeignKeyChecks foreignKeyChecks() {
+        return io.cdcconnect.sink.dialect.ForeignKeyChecks.parse(getString(FOREIGN_KEY_CHECKS));
     }
 
     public int workerCount() {

@@ -43,6 +43,27 @@ public interface SqlDialect {
      */
     String sessionInitSql(String timeZone);
 
+    /**
+     * As {@link #sessionInitSql(String)}, with the target's foreign key checks off when {@code foreignKeyChecks} says
+     * so ({@link ForeignKeyChecks#sessionOff}, already resolved by {@link ForeignKeyChecks#on}).
+     */
+    default String sessionInitSql(String timeZone, ForeignKeyChecks foreignKeyChecks) {
+        return sessionInitSql(timeZone);
+    }
+
+    /** Whether a session can turn the target's foreign key checks (and actions) off. */
+    default boolean canTurnForeignKeyChecksOff() {
+        return false;
+    }
+
+    /**
+     * {@code dml} (a DELETE or an UPDATE) written so that it runs with the target's foreign key checks and actions on
+     * in a session where they are off, or null when the target cannot say so for one statement.
+     */
+    default String withForeignKeyChecks(String dml) {
+        return null;
+    }
+
     /** Reads the server's version and the limits the sink must respect. */
     ServerLimits readLimits(Connection c) throws SQLException;
 

@@ -91,6 +91,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             int minor = Integer.parseInt(m.group(2));
             int patch = Integer.parseInt(m.group(3));
             if (major > 8 || (major == 8 && (minor > 0 || patch >= 20))) return new MySql8Dialect();
+            if (major == 8 && patch >= 3) return new MySql57Dialect(true);
         }
         return new MySql57Dialect();
     }
@@ -256,6 +257,34 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 .append("', SESSION sql_mode = ").append(sessionSqlMode());
         for (String v : sessionSettings()) sb.append(", SESSION ").append(v);
         return sb.toString();
+    }
+
+    /** With {@code foreign_key_checks = 0}, as a replica's applier runs, when {@code foreignKeyChecks} says so. */
+    @Override
+    public String sessionInitSql(String timeZone, io.cdcconnect.sink.dialect.ForeignKeyChecks foreignKeyChecks) {
+        String base = sessionInitSql(timeZone);
+        return foreignKeyChecks.sessionOff() ? base + ", SESSION foreign_key_checks = 0" : base;
+    }
+
+    @Override
+    public boolean canTurnForeignKeyChecksOff() {
+        return true;
+    }
+
+    /**
+     * Whether the server reads the optimizer hint {@code SET_VAR} (MySQL 8.0.3 and later), which sets a hint-updatable
+     * variable, foreign_key_checks among them, for one statement.
+     */
+    protected boolean setVarHint() {
+        return false;
+    }
+
+    /** With the hint {@code SET_VAR(foreign_key_checks=1)} after the statement's verb, where {@link #setVarHint}. */
+    @Override
+    public String withForeignKeyChecks(String dml) {
+        if (!setVarHint()) return null;
+        int space = dml.indexOf(' ');
+        return dml.substring(0, space) + " /*+ SET_VAR(foreign_key_checks=1) */" + dml.substring(space);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.ForeignKeyChecks;
 import io.cdcconnect.sink.dialect.ServerLimits;
 import io.cdcconnect.sink.dialect.SqlFailures;
 import io.cdcconnect.sink.dialect.StandardSqlDialect;
@@ -198,6 +199,24 @@ public final class PostgresDialect extends StandardSqlDialect {
             return "SET TIME ZONE INTERVAL '" + timeZone + "' HOUR TO MINUTE";
         }
         return "SET TIME ZONE '" + timeZone.replace("'", "''") + "'";
+    }
+
+    /**
+     * With {@code session_replication_role = replica} when {@code foreignKeyChecks} turns checks off: no foreign key
+     * trigger fires (checks nor actions), nor any ordinary trigger, as on a logical replication subscriber. PostgreSQL
+     * has no way to turn them on for one statement, so {@link ForeignKeyChecks#REPLICA} is
+     * {@link ForeignKeyChecks#SERVER} here: the foreign keys the sink creates are DEFERRABLE INITIALLY DEFERRED
+     * ({@link PostgresDdl}), checked when a worker's transaction commits.
+     */
+    @Override
+    public String sessionInitSql(String timeZone, ForeignKeyChecks foreignKeyChecks) {
+        String base = sessionInitSql(timeZone);
+        return foreignKeyChecks.sessionOff() ? base + "; SET session_replication_role = replica" : base;
+    }
+
+    @Override
+    public boolean canTurnForeignKeyChecksOff() {
+        return true;
     }
 
     @Override

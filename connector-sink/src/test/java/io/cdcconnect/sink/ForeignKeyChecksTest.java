@@ -113,6 +113,26 @@ class ForeignKeyChecksTest {
         assertEquals(List.of(List.of("10", "5")), target.query("SELECT id, pid FROM child"));
     }
 
+    /**
+     * The source sends an update that changes a unique key as a delete and an insert of the row: without safe mode
+     * the sink writes the update it was, which fires no ON DELETE action (the child would be deleted).
+     */
+    @ParameterizedTest(name = "foreign.key.checks={0}")
+    @ValueSource(strings = {"replica", "server"})
+    void anUpdateSentAsDeleteAndInsertFiresNoDeleteAction(String checks) throws Exception {
+        try (TaskDriver d = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),
+                "safe.mode", "never", "foreign.key.checks", checks))) {
+            d.put(RowChange.insert(parent, new Object[]{1L, "a"}, Rows.ts(1000)),
+                    RowChange.insert(child, new Object[]{10L, 1L}, Rows.ts(1001)));
+            d.awaitApplied();
+            d.put(RowChange.delete(parent, new Object[]{1L, "a"}, Rows.ts(2000)),
+                    RowChange.insert(parent, new Object[]{1L, "b"}, Rows.ts(2000)));
+            d.awaitApplied();
+        }
+        assertEquals(List.of(List.of("1", "b")), target.query("SELECT id, v FROM parent"));
+        assertEquals(List.of(List.of("10", "1")), target.query("SELECT id, pid FROM child"));
+    }
+
     @Test
     void sessionsRunWithoutChecksUnlessTheSettingIsServer() throws Exception {
         try (TaskDriver d = new TaskDriver(Map.of("schema.map", source.name() + "=" + target.name(),

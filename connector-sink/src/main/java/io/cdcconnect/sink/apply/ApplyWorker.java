@@ -57,6 +57,11 @@ public final class ApplyWorker implements Runnable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(ApplyWorker.class);
+    /**
+     * How often a transaction a foreign key refused is tried again before its rows count as at fault: 20 ms doubling
+     * to 1 s, about 3.3 s in all, for the earlier transaction another worker is applying.
+     */
+    static final int FOREIGN_KEY_WAITS = 8;
 
     private final int id;
     private final TransactionApplier applier;
@@ -240,6 +245,8 @@ public final class ApplyWorker implements Runnable {
             List<SqlBatch> batches = planned;
             /** After the multi-row statements were rejected for a row's data: one row at a time, to find those. */
             boolean rowByRow;
+            /** Waits so far for an earlier transaction that a foreign key's refusal may be waiting for. */
+            int foreignKeyWaits;
 
             @Override
             boolean attempt(long start) throws SQLException {
@@ -281,6 +288,21 @@ public final class ApplyWorker implements Runnable {
                     completion.failed(node, new ApplyException("applying " + txn + ": " + e.getMessage()
                             + " (safe.mode=" + safeModeSetting + "; auto or always apply it as an upsert)", e));
                     return WorkerSession.Step.STOP;
+                }
+                if (!rowByRow && foreignKeyWaits < FOREIGN_KEY_WAITS && dialect.foreignKeyRefused(e)) {
+                    // a parent row (or a child's delete) of an earlier transaction may still be on another worker:
+                    // rows of different tables keep no order between workers. Only then is the row at fault.
+                    long waitMillis = Math.min(1_000L, 20L << foreignKeyWaits++);
+                    LOG.debug("worker {}: a foreign key refused {} ({}); trying again in {} ms", id, txn,
+                            dialect.describe(e), waitMillis);
+                    try {
+                        Thread.sleep(waitMillis);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        completion.failed(node, new ApplyException("interrupted while applying " + txn, e));
+                        return WorkerSession.Step.STOP;
+                    }
+                    return WorkerSession.Step.AGAIN_UNCOUNTED;
                 }
                 if (!rowByRow && dialect.rejectsRow(e, item.safe())) {
                     LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "

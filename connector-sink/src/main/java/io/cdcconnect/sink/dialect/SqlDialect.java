@@ -334,6 +334,15 @@ public interface SqlDialect {
      */
     boolean rejectsRow(SQLException e, boolean upsert);
 
+    /**
+     * Whether {@code e} is a foreign key's refusal (a child row without its parent, a parent row deleted under its
+     * children) that a row of an earlier source transaction, still being applied by another worker, may clear:
+     * rows of different tables go through the workers in no order between them.
+     */
+    default boolean foreignKeyRefused(SQLException e) {
+        return false;
+    }
+
     /** The column the server names in its message, or null. */
     String rejectedColumn(SQLException e);
 

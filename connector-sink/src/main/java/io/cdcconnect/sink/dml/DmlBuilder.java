@@ -161,6 +161,7 @@ public final class DmlBuilder {
     }
 
     private void buildOrdered(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
+        rows = joinSplitUpdates(shape, rows);
         int i = 0;
         while (i < rows.size()) {
             RowChange.Op op = rows.get(i).op();
@@ -188,6 +189,31 @@ public final class DmlBuilder {
             }
             i = j;
         }
+    }
+
+    /**
+     * {@code rows} with each delete that is followed at once by an insert of the same identity key joined into the
+     * update it was: the source sends an update that changes a unique key as a delete and an insert, in the binlog's
+     * order (docs/source.md). Written as a delete and an insert, it would fire the target's {@code ON DELETE} actions
+     * (children deleted, or refused under RESTRICT) where the source ran an UPDATE; as an UPDATE it fires only the
+     * {@code ON UPDATE} actions the source fired too. Safe mode takes the net effect per key, the same upsert.
+     */
+    static List<RowChange> joinSplitUpdates(RowShape shape, List<RowChange> rows) {
+        if (!shape.hasIdentity()) return rows;
+        List<RowChange> joined = null;
+        for (int i = 0; i < rows.size(); i++) {
+            RowChange r = rows.get(i);
+            RowChange next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+            if (r.op() == RowChange.Op.DELETE && next != null && next.op() == RowChange.Op.INSERT
+                    && shape.identityOf(r.before()).equals(shape.identityOf(next.after()))) {
+                if (joined == null) joined = new ArrayList<>(rows.subList(0, i));
+                joined.add(RowChange.update(next.table(), r.before(), next.after(), next.commitTs()));
+                i++;
+            } else if (joined != null) {
+                joined.add(r);
+            }
+        }
+        return joined == null ? rows : joined;
     }
 
     private void emitWrites(RowShape shape, List<Object[]> images, SqlBatch.Kind kind, List<SqlBatch> out) {

@@ -19,9 +19,4 @@ public final class MySql8Dialect extends MySqlFamilyDialect {
     protected String insertedValue(String quotedColumn) {
         return ALIAS + "." + quotedColumn;
     }
-
-    @Override
-    protected boolean setVarHint() {
-        return true;
-    }
 }

@@ -91,7 +91,6 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             int minor = Integer.parseInt(m.group(2));
             int patch = Integer.parseInt(m.group(3));
             if (major > 8 || (major == 8 && (minor > 0 || patch >= 20))) return new MySql8Dialect();
-            if (major == 8 && patch >= 3) return new MySql57Dialect(true);
         }
         return new MySql57Dialect();
     }
@@ -269,22 +268,6 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     @Override
     public boolean canTurnForeignKeyChecksOff() {
         return true;
-    }
-
-    /**
-     * Whether the server reads the optimizer hint {@code SET_VAR} (MySQL 8.0.3 and later), which sets a hint-updatable
-     * variable, foreign_key_checks among them, for one statement.
-     */
-    protected boolean setVarHint() {
-        return false;
-    }
-
-    /** With the hint {@code SET_VAR(foreign_key_checks=1)} after the statement's verb, where {@link #setVarHint}. */
-    @Override
-    public String withForeignKeyChecks(String dml) {
-        if (!setVarHint()) return null;
-        int space = dml.indexOf(' ');
-        return dml.substring(0, space) + " /*+ SET_VAR(foreign_key_checks=1) */" + dml.substring(space);
     }
 
     @Override
@@ -523,6 +506,13 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     @Override
     public boolean rejectsRow(SQLException e, boolean upsert) {
         return Unrepresentable.causedBy(e) || MySqlErrors.rejectsRow(e, upsert);
+    }
+
+    /** 1451 (a parent row with children) and 1452 (a child row without its parent). */
+    @Override
+    public boolean foreignKeyRefused(SQLException e) {
+        int code = io.cdcconnect.sink.dialect.SqlFailures.rootOf(e).getErrorCode();
+        return code == 1451 || code == 1452;
     }
 
     @Override

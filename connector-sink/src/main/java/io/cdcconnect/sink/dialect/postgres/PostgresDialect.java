@@ -462,6 +462,12 @@ public final class PostgresDialect extends StandardSqlDialect {
         return Unrepresentable.causedBy(e) || PostgresErrors.rejectsRow(e, upsert);
     }
 
+    /** 23503, also when a deferred foreign key fails the commit. */
+    @Override
+    public boolean foreignKeyRefused(SQLException e) {
+        return PostgresErrors.FOREIGN_KEY_VIOLATION.equals(PostgresErrors.state(e));
+    }
+
     @Override
     public String rejectedColumn(SQLException e) {
         return PostgresErrors.column(e);

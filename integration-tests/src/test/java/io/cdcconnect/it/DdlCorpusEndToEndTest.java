@@ -88,8 +88,6 @@ class DdlCorpusEndToEndTest {
 
     private static Pipeline pipeline;
     private static TestDatabase pgDb;
-    private static TestDatabase mysqlDb;
-    private static String mysqlAbsent;
     private static final List<Target> targets = new ArrayList<>();
 
     @BeforeAll
@@ -98,17 +96,11 @@ class DdlCorpusEndToEndTest {
                 SOURCE_DB, null);
         DatabaseServer pg = TestServers.database(DatabaseSpec.postgres());
         pgDb = new TestDatabase(pg, "corpus_pg");
-        try {
-            DatabaseServer my = TestServers.database(DatabaseSpec.mysql("8.0"));
-            mysqlDb = new TestDatabase(my, "corpus_my");
-        } catch (Throwable e) { // an aborted assumption or a server that cannot start: this target is left out
-            mysqlAbsent = "MySQL 8.0 target left out: " + e;
-        }
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closeables.closeAll(pipeline, pgDb, mysqlDb);
+        Closeables.closeAll(pipeline, pgDb);
     }
 
     @Test
@@ -146,22 +138,6 @@ class DdlCorpusEndToEndTest {
         targets.add(new Target("PostgreSQL 17", "sink-postgres", "dlq-postgres", false, PG_SCHEMA, pgDb::connect));
         register("sink-postgres", "sink-postgres.json", pgValues, common, "dlq-postgres");
 
-        if (mysqlDb != null) {
-            DatabaseServer my = mysqlDb.server();
-            Map<String, String> myValues = new LinkedHashMap<>(values);
-            myValues.put("TARGET_HOST", my.host());
-            myValues.put("TARGET_PORT", Integer.toString(my.port()));
-            myValues.put("TARGET_USER", my.user());
-            myValues.put("TARGET_PASSWORD", my.password() == null ? "" : my.password());
-            myValues.put("TARGET_DATABASE", mysqlDb.name());
-            targets.add(new Target("MySQL 8.0 (" + my.serverVersion() + ")", "sink-mysql8", "dlq-mysql8", true,
-                    mysqlDb.name(), () -> my.connect(mysqlDb.name())));
-            register("sink-mysql8", "sink-mariadb.json", myValues, common, "dlq-mysql8");
-        } else {
-            System.out.println(mysqlAbsent);
-            reporter.publishEntry("mysql-8.0", mysqlAbsent);
-        }
-
         // the snapshot first (DDL during it would fail Debezium's snapshot read): its one row in every target
         for (Target t : targets) awaitRows(t, "corpus_head", 1, Duration.ofMinutes(3));
         long streamStart = System.nanoTime();
@@ -198,7 +174,6 @@ class DdlCorpusEndToEndTest {
         out.append(String.format("DDL corpus: %d statements in %d groups; corpus run on the source in %.1f s, "
                         + "every sink caught up %.1f s later; test %.1f s so far%n", ddlCount, groups.size(),
                 (corpusRun - streamStart) / 1e9, (caughtUp - corpusRun) / 1e9, (caughtUp - t0) / 1e9));
-        if (mysqlAbsent != null) out.append(mysqlAbsent).append('\n');
         List<String> failures = new ArrayList<>();
         for (Target t : targets) {
             classify(t, groups, out, failures, reporter);

@@ -113,7 +113,9 @@ import java.util.function.UnaryOperator;
  *     {@code ORDER BY}, FULLTEXT/SPATIAL additions: nothing, with a warning (options only: an empty statement
  *     list).</li>
  *     <li>{@code DROP PARTITION p, ...}: the partition's table {@code "t_p"} dropped in a {@code DO} block (an error
- *     when the table is not partitioned here, rather than rows left behind); {@code TRUNCATE PARTITION p, ...|ALL}:
+ *     when the table is not partitioned here, rather than rows left behind); of a RANGE table, the next partition
+ *     is attached again from the dropped one's lower bound, as MySQL's next partition takes its range over;
+ *     {@code TRUNCATE PARTITION p, ...|ALL}:
  *     {@code TRUNCATE TABLE "t_p", ...} (or t); {@code ADD PARTITION (PARTITION p VALUES IN (...))} of a LIST
  *     table: {@code CREATE TABLE IF NOT EXISTS "t_p" PARTITION OF t FOR VALUES IN (...)}.</li>
  *     <li>{@code PARTITION BY} and {@code REMOVE PARTITIONING} of an existing table (PostgreSQL cannot do either in
@@ -1956,13 +1958,28 @@ public final class PostgresDdl {
                 dropIndex(t, n);
             } else if (accept("PARTITION")) {
                 accept("IF", "EXISTS");
-                // DROP PARTITION deletes the partition's rows (no row event says so): its table goes
+                // DROP PARTITION deletes the partition's rows (no row event says so): its table goes. Of a RANGE
+                // table, MySQL's next partition then starts where the dropped one started (its rows go there): the
+                // partition whose lower bound was the dropped one's upper bound is attached again from that start
                 for (String p : partitionNames()) {
                     String child = partitionTable(t, p);
-                    out.add(doBlock("BEGIN IF to_regclass(" + lit(child) + ") IS NOT NULL THEN DROP TABLE " + child
-                            + "; ELSIF " + notPartitioned(t) + " THEN RAISE EXCEPTION " + lit("table " + table(t)
-                            + " is not partitioned here: DROP PARTITION " + p + " cannot delete that partition's rows")
-                            + "; END IF; END"));
+                    String parent = table(t);
+                    String lower = "substring(%s from 'FROM \\((.*)\\) TO')";
+                    String upper = "substring(%s from ' TO \\((.*)\\)$')";
+                    out.add(doBlock("DECLARE b text; nxt regclass; nb text; BEGIN IF to_regclass(" + lit(child)
+                            + ") IS NOT NULL THEN SELECT pg_catalog.pg_get_expr(relpartbound, oid) INTO b FROM "
+                            + "pg_catalog.pg_class WHERE oid = to_regclass(" + lit(child) + "); "
+                            + "SELECT c.oid::regclass, pg_catalog.pg_get_expr(c.relpartbound, c.oid) INTO nxt, nb FROM "
+                            + "pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid WHERE "
+                            + "i.inhparent = to_regclass(" + lit(parent) + ") AND b LIKE 'FOR VALUES FROM %' AND "
+                            + String.format(lower, "pg_catalog.pg_get_expr(c.relpartbound, c.oid)") + " = "
+                            + String.format(upper, "b") + "; DROP TABLE " + child + "; IF nxt IS NOT NULL THEN "
+                            + "EXECUTE " + lit("ALTER TABLE " + parent + " DETACH PARTITION ") + " || nxt; EXECUTE "
+                            + lit("ALTER TABLE " + parent + " ATTACH PARTITION ") + " || nxt || ' FOR VALUES FROM (' || "
+                            + String.format(lower, "b") + " || ') TO (' || " + String.format(upper, "nb")
+                            + " || ')'; END IF; ELSIF " + notPartitioned(t) + " THEN RAISE EXCEPTION "
+                            + lit("table " + parent + " is not partitioned here: DROP PARTITION " + p
+                            + " cannot delete that partition's rows") + "; END IF; END"));
                 }
             } else {
                 accept("COLUMN");

@@ -291,6 +291,10 @@ class PostgresDdlTargetTest {
         target.exec("INSERT INTO dst.pl VALUES (3, 9)");
         assertEquals(List.of(List.of("3", "dst.pr_pmax")),
                 target.query("SELECT id::text, tableoid::regclass::text FROM dst.pr ORDER BY id"));
+        // as in MySQL, the next partition took the dropped one's range over: a row of 2023 lands in p2024
+        target.exec("INSERT INTO dst.pr VALUES (4, '2023-11-11')");
+        assertEquals(List.of(List.of("4", "dst.pr_p2024")),
+                target.query("SELECT id::text, tableoid::regclass::text FROM dst.pr WHERE id = 4"));
         assertEquals(List.of(List.of("3", "dst.pl_p_north")),
                 target.query("SELECT id::text, tableoid::regclass::text FROM dst.pl WHERE region = 9"));
         // into a table that is not partitioned here, DROP PARTITION cannot delete the rows: refused, not skipped

@@ -343,6 +343,14 @@ public interface SqlDialect {
         return false;
     }
 
+    /**
+     * A statement that begins a transaction applied one row at a time to find the rows the target rejects, or null:
+     * what makes each row's own statement fail for it, rather than the commit for all of them.
+     */
+    default String rowByRowSetup() {
+        return null;
+    }
+
     /** The column the server names in its message, or null. */
     String rejectedColumn(SQLException e);
 

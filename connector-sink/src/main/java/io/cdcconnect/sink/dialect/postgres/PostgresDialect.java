@@ -490,6 +490,15 @@ public final class PostgresDialect extends StandardSqlDialect {
         return Unrepresentable.causedBy(e) || PostgresErrors.rejectsRow(e, upsert);
     }
 
+    /**
+     * The foreign keys the sink creates are DEFERRABLE INITIALLY DEFERRED ({@link PostgresDdl}): checked at commit, a
+     * row without its parent would fail the commit, not the row's statement, and could not be told from the others.
+     */
+    @Override
+    public String rowByRowSetup() {
+        return "SET CONSTRAINTS ALL IMMEDIATE";
+    }
+
     /** 23503, also when a deferred foreign key fails the commit. */
     @Override
     public boolean foreignKeyRefused(SQLException e) {

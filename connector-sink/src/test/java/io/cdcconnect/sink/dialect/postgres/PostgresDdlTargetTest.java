@@ -230,6 +230,41 @@ class PostgresDdlTargetTest {
                 + "conrelid = 'dst.child'::regclass AND contype IN ('c', 'f')"));
     }
 
+    /**
+     * A child row whose parent never comes fails the deferred key at commit: it goes to the dead-letter queue with
+     * its reason (after the wait for an earlier transaction), the rest of its transaction is applied.
+     */
+    @Test
+    void aChildRowWithoutItsParentIsRejectedAloneNotTheTask() throws Exception {
+        run(ddl("fk_parent", "CREATE TABLE fk_parent (id INT PRIMARY KEY)"),
+                ddl("fk_child", "CREATE TABLE fk_child (id INT PRIMARY KEY, pid INT, "
+                        + "FOREIGN KEY (pid) REFERENCES fk_parent (id))"));
+        TableInfo parent = TableInfo.of("src", "fk_parent", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY)));
+        TableInfo child = TableInfo.of("src", "fk_child", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("pid", MySqlType.LONG, ColumnFlags.NULLABLE)));
+        long ts = Rows.ts(TS.incrementAndGet());
+        List<StandInSinkTaskContext.Report> r = runTolerating(
+                RowChange.insert(parent, new Object[]{1L}, ts),
+                RowChange.insert(child, new Object[]{1L, 1L}, ts),
+                RowChange.insert(child, new Object[]{2L, 9L}, ts));
+        assertEquals(1, r.size(), r.toString());
+        assertTrue(r.get(0).error().getMessage().contains("23503"), r.get(0).error().getMessage());
+        assertEquals(List.of(List.of("1", "1")), target.query("SELECT id::text, pid::text FROM dst.fk_child"));
+    }
+
+    /** A legacy table without a key gets one: MySQL numbers the rows already there, and so does the identity. */
+    @Test
+    void anAutoIncrementColumnAddedToRowsNumbersThem() throws Exception {
+        run(ddl("legacy", "CREATE TABLE legacy (code VARCHAR(10) NOT NULL, name VARCHAR(60) NULL)"));
+        target.exec("INSERT INTO dst.legacy VALUES ('C001', 'a'), ('C003', NULL)");
+        run(ddl("legacy", "ALTER TABLE legacy ADD COLUMN id INT NOT NULL AUTO_INCREMENT FIRST, ADD PRIMARY KEY (id)"));
+        assertEquals(List.of(List.of("1", "C001"), List.of("2", "C003")),
+                target.query("SELECT id::text, code FROM dst.legacy ORDER BY id"));
+        target.exec("INSERT INTO dst.legacy (id, code) VALUES (7, 'C007')");
+    }
+
     private static String sqlState(String sql) {
         java.sql.SQLException e = assertThrows(java.sql.SQLException.class, () -> target.exec(sql));
         return e.getSQLState();

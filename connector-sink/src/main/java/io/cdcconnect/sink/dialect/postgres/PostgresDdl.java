@@ -1438,6 +1438,20 @@ public final class PostgresDdl {
                 case "COALESCE", "NULLIF", "REPLACE", "LPAD", "RPAD" -> {
                     return fn;
                 }
+                case "JSON_EXTRACT" -> {
+                    // one path of object members ('$.a.b'): the value there, as jsonb (NULL where there is none)
+                    String path = a.size() == 2 ? jsonMembers(a.get(1)) : null;
+                    if (path == null) break;
+                    return "((" + a.get(0) + ")::jsonb #> " + lit(path) + ")";
+                }
+                case "JSON_UNQUOTE" -> {
+                    // of a JSON_EXTRACT (jsonb): a JSON string's text, any other value's JSON text ('null' for
+                    // JSON's null, as MySQL writes it). Of text, MySQL unquotes only what parses: not translated
+                    if (a.size() != 1 || !a.get(0).startsWith("((") || !a.get(0).contains(")::jsonb #> '{")) break;
+                    String j = a.get(0);
+                    return "(CASE WHEN jsonb_typeof(" + j + ") = 'string' THEN " + j + " #>> '{}' ELSE (" + j
+                            + ")::text END)";
+                }
                 case "JSON_VALID" -> {
                     // in a CHECK (MariaDB writes one on every JSON column, which is a LONGTEXT there): a row with
                     // text that is not JSON is refused, as a cast error (22P02) rather than a false CHECK
@@ -1459,6 +1473,19 @@ public final class PostgresDdl {
             throw new Unsupported("the function " + name + "(" + a.size() + " argument" + (a.size() == 1 ? "" : "s")
                     + ") in " + what + " has no PostgreSQL equivalent of the same meaning");
         }
+
+        /**
+         * The PostgreSQL path ({@code {a,b}}) of a MySQL JSON path literal of object members only ({@code '$.a.b'},
+         * as the translated literal {@code '$.a.b'}), or null for any other path (array cells, wildcards, quoted
+         * member names, an expression).
+         */
+        static String jsonMembers(String literal) {
+            java.util.regex.Matcher m = JSON_MEMBERS.matcher(literal);
+            if (!m.matches()) return null;
+            return "{" + String.join(",", m.group(1).substring(1).split("\\.")) + "}";
+        }
+
+        private static final java.util.regex.Pattern JSON_MEMBERS = java.util.regex.Pattern.compile("'\\$((?:\\.[A-Za-z_][A-Za-z0-9_]*)+)'");
 
         /** CAST(x AS type) / CONVERT(x, type) ('(' read). */
         String cast(String name, String what) {

@@ -254,6 +254,20 @@ class PostgresDdlTargetTest {
         assertEquals(List.of(List.of("1", "1")), target.query("SELECT id::text, pid::text FROM dst.fk_child"));
     }
 
+    /** MySQL's JSON_UNQUOTE(JSON_EXTRACT(doc, '$.a.b')): the member's text, a non-string's JSON text, NULL if none. */
+    @Test
+    void aGeneratedColumnOfAJsonMemberIsComputed() throws Exception {
+        run(ddl("jdoc", "CREATE TABLE jdoc (id INT PRIMARY KEY, payload JSON NULL)"),
+                ddl("jdoc", "ALTER TABLE jdoc ADD COLUMN kind VARCHAR(20) AS "
+                        + "(JSON_UNQUOTE(JSON_EXTRACT(payload, '$.type'))) STORED, "
+                        + "ADD COLUMN deep VARCHAR(20) AS (JSON_UNQUOTE(JSON_EXTRACT(payload, '$.a.b'))) STORED"));
+        target.exec("INSERT INTO dst.jdoc (id, payload) VALUES (1, '{\"type\": \"welcome\", \"a\": {\"b\": 3}}'), "
+                + "(2, '{\"type\": null}'), (3, '{}'), (4, NULL)");
+        assertEquals(List.of(List.of("1", "welcome", "3"), List.of("2", "null", "-"), List.of("3", "-", "-"),
+                        List.of("4", "-", "-")),
+                target.query("SELECT id::text, COALESCE(kind, '-'), COALESCE(deep, '-') FROM dst.jdoc ORDER BY id"));
+    }
+
     /** A legacy table without a key gets one: MySQL numbers the rows already there, and so does the identity. */
     @Test
     void anAutoIncrementColumnAddedToRowsNumbersThem() throws Exception {

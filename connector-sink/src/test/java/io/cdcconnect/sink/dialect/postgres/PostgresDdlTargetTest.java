@@ -271,12 +271,18 @@ class PostgresDdlTargetTest {
     /** A legacy table without a key gets one: MySQL numbers the rows already there, and so does the identity. */
     @Test
     void anAutoIncrementColumnAddedToRowsNumbersThem() throws Exception {
-        run(ddl("legacy", "CREATE TABLE legacy (code VARCHAR(10) NOT NULL, name VARCHAR(60) NULL)"));
-        target.exec("INSERT INTO dst.legacy VALUES ('C001', 'a'), ('C003', NULL)");
-        run(ddl("legacy", "ALTER TABLE legacy ADD COLUMN id INT NOT NULL AUTO_INCREMENT FIRST, ADD PRIMARY KEY (id)"));
+        run(ddl("legacy", "CREATE TABLE legacy (code VARCHAR(10) NOT NULL, name VARCHAR(60) NULL, "
+                + "UNIQUE KEY uq_code (code))"));
+        // an update moves C001 behind C003 in PostgreSQL's heap; InnoDB clusters by the unique key: C001 is 1
+        target.exec("INSERT INTO dst.legacy VALUES ('C001', 'a'), ('C003', NULL)",
+                "UPDATE dst.legacy SET name = 'b' WHERE code = 'C001'");
+        DdlChange add = ddl("legacy", "ALTER TABLE legacy ADD COLUMN id INT NOT NULL AUTO_INCREMENT FIRST, "
+                + "ADD PRIMARY KEY (id)");
+        run(add, add); // and a replay numbers nothing
         assertEquals(List.of(List.of("1", "C001"), List.of("2", "C003")),
                 target.query("SELECT id::text, code FROM dst.legacy ORDER BY id"));
-        target.exec("INSERT INTO dst.legacy (id, code) VALUES (7, 'C007')");
+        target.exec("INSERT INTO dst.legacy (code) VALUES ('C007')");
+        assertEquals(List.of(List.of("3")), target.query("SELECT id::text FROM dst.legacy WHERE code = 'C007'"));
     }
 
     private static String sqlState(String sql) {

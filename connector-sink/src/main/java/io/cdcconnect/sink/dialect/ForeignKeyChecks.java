@@ -6,16 +6,16 @@ import java.util.Locale;
  * {@code foreign.key.checks}: how the sink's sessions meet the target's foreign keys. The source already checked every
  * row it logged, but its binlog does not carry what its foreign keys' actions did (MySQL's and MariaDB's InnoDB cascade
  * inside the engine and log only the statement's own rows: checked on MariaDB 10.11, a cascaded delete and a cascaded
- * key update are absent from the binlog). Rows of one source order reach the target through parallel workers, so a
- * child row may arrive before its parent, and safe mode's {@code REPLACE} is a delete and an insert, which fires the
- * target's cascades where the source fired none.
+ * key update are absent from the binlog), so the target's own actions must do it again; and safe mode's
+ * {@code REPLACE} is a delete and an insert, which fires the target's cascades where the source fired none. (Order
+ * between a child row and its parent's is kept by the conflict detector, whatever this setting.)
  */
 public enum ForeignKeyChecks {
     /**
-     * As a replica applies: inserts, upserts and REPLACE run with the target's foreign key checks off (no order
-     * across tables, no cascade from a REPLACE); DELETE and UPDATE statements run with them on, so that the target's
-     * {@code ON DELETE} and {@code ON UPDATE} actions do what the source's did without logging it. Where the target
-     * cannot switch checks on for one statement ({@link SqlDialect#withForeignKeyChecks} is null) this is
+     * As a replica applies: inserts, upserts and REPLACE run with the target's foreign key checks off (no cascade
+     * from a REPLACE); DELETE and UPDATE statements run with them on, so that the target's {@code ON DELETE} and
+     * {@code ON UPDATE} actions do what the source's did without logging it. Where the target cannot switch checks
+     * on for one statement ({@link SqlDialect#withForeignKeyChecks} is null: all but MariaDB) this is
      * {@link #SERVER}.
      */
     REPLICA,

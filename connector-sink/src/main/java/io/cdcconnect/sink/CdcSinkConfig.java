@@ -48,4 +48,9 @@ public final class CdcSinkConfig extends SinkConfig {
     public SafeMode safeMode() {
         return SafeMode.parse(getString(SAFE_MODE));
     }
+
+    /** {@code foreign.key.checks} as set; {@link io.cdcconnect.sink.dialect.ForeignKeyChecks#on} says what a target gives. */
+    public io.cdcconnect.sink.dialect.ForeignKeyChecks foreignKeyChecks() {
+        return io.cdcconnect.sink.dialect.ForeignKeyChecks.parse(foreignKeyChecksSetting());
+    }
 }

@@ -174,8 +174,8 @@ public final class SinkPipeline implements AutoCloseable {
                     ds.close();
                     ds = other;
                 }
-            } else if (!refined.sessionInitSql(config.timestampTimeZone()).equals(dialect.sessionInitSql(
-                    config.timestampTimeZone()))) {
+            } else if (!refined.sessionInitSql(config.timestampTimeZone(), config.foreignKeyChecks().on(refined))
+                    .equals(dialect.sessionInitSql(config.timestampTimeZone(), config.foreignKeyChecks().on(dialect)))) {
                 ds.close();
                 ds = pool(config, refined, poolName);
             }
@@ -194,8 +194,8 @@ public final class SinkPipeline implements AutoCloseable {
         return DataSources.create(dialect, config.connectionUrl(), config.connectionUser(), config.connectionPassword(),
                 // one connection per worker (each keeps its own), one for the task thread's metadata and control store,
                 // one for a DDL statement running beside it, and one that holds its run lock (DdlCoordinator)
-                config.connectionSslMode(), config.workerCount() + 3, config.timestampTimeZone(), poolName,
-                config.connectionSocketTimeoutMs());
+                config.connectionSslMode(), config.workerCount() + 3, config.timestampTimeZone(),
+                config.foreignKeyChecks().on(dialect), poolName, config.connectionSocketTimeoutMs());
     }
 
     /** The server's version and limits. */
@@ -232,14 +232,18 @@ public final class SinkPipeline implements AutoCloseable {
         metrics.gauge(SinkMetrics.CACHE_LIMIT, cachePolicy::globalLimit);
         stage.start(name, new WorkerPool.Settings(config.workerCount(), config.maxTxnRows(), retry,
                         p.safeMode.mode().configName()), ds, cachePolicy,
-                new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket()), metrics), metrics,
+                new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket(),
+                        config.foreignKeyChecks().on(dialect)), metrics), metrics,
                 p::release, p::wake, p::rejectedRows, tableChanges);
         p.tlsCipher = dialect.tlsCipher();
         LOG.info("Sink pipeline connected to {} (dialect {}, driver {}, largest statement {} bytes, prepared statements"
-                        + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}", limits.version(),
-                dialect.name(), dialect.describeDriver(), limits.maxAllowedPacket(),
+                        + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}, foreign.key.checks={}{}",
+                limits.version(), dialect.name(), dialect.describeDriver(), limits.maxAllowedPacket(),
                 limits.maxPreparedStmtCount() < 0 ? "unlimited" : limits.maxPreparedStmtCount(),
-                config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName());
+                config.workerCount(), cachePolicy.perConnectionLimit(), p.safeMode.mode().configName(),
+                config.foreignKeyChecks().on(dialect).configName(),
+                config.foreignKeyChecks().on(dialect) == config.foreignKeyChecks() ? ""
+                        : " (" + config.foreignKeyChecks().configName() + " asked; this target cannot)");
         return p;
     }
 

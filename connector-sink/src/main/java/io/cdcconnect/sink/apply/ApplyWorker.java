@@ -288,6 +288,15 @@ public final class ApplyWorker implements Runnable {
                             + " (safe.mode=" + safeModeSetting + "; auto or always apply it as an upsert)", e));
                     return WorkerSession.Step.STOP;
                 }
+                if (!rowByRow && dialect.foreignKeyRefused(e) && completion.giveBackUntilEarlierDone(node)) {
+                    // a parent row (or a child's delete) of an earlier transaction may still be on another worker
+                    // (a foreign key the conflict detector could not see: one the target has and the stream does not
+                    // name): the transaction (rolled back) comes back once every transaction dispatched before it has
+                    // finished, decided by what finished, not by time; refused again then, its rows are at fault
+                    LOG.debug("worker {}: a foreign key refused {} ({}); given back until the transactions before it "
+                            + "finished", id, txn, dialect.describe(e));
+                    return WorkerSession.Step.STOP;
+                }
                 if (!rowByRow && dialect.rejectsRow(e, item.safe())) {
                     LOG.info("worker {}: the target rejected a row of {} ({}); applying it again one row at a time to "
                             + "find the rows at fault", id, txn, dialect.describe(e));

@@ -85,6 +85,18 @@ public final class DataSources {
     public static HikariDataSource create(SqlDialect dialect, String url, String user, String password,
                                           String sslMode, int poolSize, String timeZone, String poolName,
                                           long socketTimeoutMillis) {
+        return create(dialect, url, user, password, sslMode, poolSize, timeZone,
+                io.cdcconnect.sink.dialect.ForeignKeyChecks.SERVER, poolName, socketTimeoutMillis);
+    }
+
+    /**
+     * As above, each session with the target's foreign key checks as {@code foreignKeyChecks} says (already resolved
+     * for the dialect by {@link io.cdcconnect.sink.dialect.ForeignKeyChecks#on}).
+     */
+    public static HikariDataSource create(SqlDialect dialect, String url, String user, String password,
+                                          String sslMode, int poolSize, String timeZone,
+                                          io.cdcconnect.sink.dialect.ForeignKeyChecks foreignKeyChecks,
+                                          String poolName, long socketTimeoutMillis) {
         if (!TIME_ZONE.matcher(timeZone).matches()) {
             throw new IllegalArgumentException("invalid time zone '" + timeZone + "'");
         }
@@ -101,7 +113,7 @@ public final class DataSources {
         hc.setMinimumIdle(1);
         hc.setAutoCommit(false);
         hc.setConnectionTimeout(30_000);
-        hc.setConnectionInitSql(dialect.sessionInitSql(timeZone));
+        hc.setConnectionInitSql(dialect.sessionInitSql(timeZone, foreignKeyChecks));
         java.util.Properties driver = dialect.driverProperties(socketTimeoutMillis);
         dialect.applySslMode(driver, url, sslMode);
         hc.setDataSourceProperties(driver);

@@ -126,6 +126,12 @@ public final class TransactionApplier {
         List<RowChange> rows = item.transaction().rows();
         List<Rejection> rejected = new ArrayList<>(1);
         List<SqlBatch> batches = new ArrayList<>(2);
+        String setup = builder.dialect().rowByRowSetup();
+        if (setup != null) {
+            try (java.sql.Statement st = connection.createStatement()) {
+                st.execute(setup);
+            }
+        }
         for (int i = 0; i < rows.size(); i++) {
             RowShape shape = item.shapes()[i];
             batches.clear();

@@ -45,6 +45,7 @@ public abstract class SinkConfig extends AbstractConfig {
 
     public static final String SAFE_MODE = "safe.mode";
     public static final String SAFE_MODE_REPLAY_MARGIN_MS = "safe.mode.replay.margin.ms";
+    public static final String FOREIGN_KEY_CHECKS = "foreign.key.checks";
     public static final String WORKER_COUNT = "worker.count";
     public static final String DECODE_THREADS = "decode.threads";
     public static final String WARMUP_ENABLED = "warmup.enabled";
@@ -193,6 +194,11 @@ public abstract class SinkConfig extends AbstractConfig {
             m.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /** {@code foreign.key.checks} as set (dialect.ForeignKeyChecks reads it: replica, off or server). */
+    public String foreignKeyChecksSetting() {
+        return getString(FOREIGN_KEY_CHECKS);
     }
 
     public int workerCount() {

@@ -32,6 +32,26 @@ public final class KeyHasher {
         return finish(h);
     }
 
+    /**
+     * The id of a unique key by its column names (case-insensitive, in key order), for {@link #keyHash}: a child row
+     * names its parent's key by the columns its foreign key references, and must reach the hash the parent's own row
+     * gives that key.
+     */
+    public static long keyId(java.util.List<String> columns) {
+        long h = FNV_OFFSET;
+        for (String c : columns) h = mixString(h, c.toLowerCase(java.util.Locale.ROOT));
+        return h;
+    }
+
+    /** Hash of one unique key's values, the key named by {@link #keyId}; {@code values} normalised. */
+    public static long keyHash(long tableSeed, long keyId, Object[] normalizedValues) {
+        long h = mixLong(tableSeed, keyId);
+        for (Object v : normalizedValues) {
+            h = mixValue(h, v);
+        }
+        return finish(h);
+    }
+
     /** A key that stands for the whole table: every change to a table without usable keys carries it. */
     public static long tableHash(long tableSeed) {
         return finish(mixLong(tableSeed, -1L));

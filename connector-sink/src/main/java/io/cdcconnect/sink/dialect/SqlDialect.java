@@ -44,6 +44,27 @@ public interface SqlDialect {
      */
     String sessionInitSql(String timeZone);
 
+    /**
+     * As {@link #sessionInitSql(String)}, with the target's foreign key checks off when {@code foreignKeyChecks} says
+     * so ({@link ForeignKeyChecks#sessionOff}, already resolved by {@link ForeignKeyChecks#on}).
+     */
+    default String sessionInitSql(String timeZone, ForeignKeyChecks foreignKeyChecks) {
+        return sessionInitSql(timeZone);
+    }
+
+    /** Whether a session can turn the target's foreign key checks (and actions) off. */
+    default boolean canTurnForeignKeyChecksOff() {
+        return false;
+    }
+
+    /**
+     * {@code dml} (a DELETE or an UPDATE) written so that it runs with the target's foreign key checks and actions on
+     * in a session where they are off, or null when the target cannot say so for one statement.
+     */
+    default String withForeignKeyChecks(String dml) {
+        return null;
+    }
+
     /** Reads the server's version and the limits the sink must respect. */
     ServerLimits readLimits(Connection c) throws SQLException;
 
@@ -313,6 +334,23 @@ public interface SqlDialect {
      *               that an upsert cannot absorb, a rejection too; otherwise it means a replay
      */
     boolean rejectsRow(SQLException e, boolean upsert);
+
+    /**
+     * Whether {@code e} is a foreign key's refusal (a child row without its parent, a parent row deleted under its
+     * children) that a row of an earlier source transaction, still being applied by another worker, may clear:
+     * rows of different tables go through the workers in no order between them.
+     */
+    default boolean foreignKeyRefused(SQLException e) {
+        return false;
+    }
+
+    /**
+     * A statement that begins a transaction applied one row at a time to find the rows the target rejects, or null:
+     * what makes each row's own statement fail for it, rather than the commit for all of them.
+     */
+    default String rowByRowSetup() {
+        return null;
+    }
 
     /** The column the server names in its message, or null. */
     String rejectedColumn(SQLException e);

@@ -1,6 +1,7 @@
 package io.cdcconnect.sink.dml;
 
 import io.cdcconnect.codec.model.RowChange;
+import io.cdcconnect.sink.dialect.ForeignKeyChecks;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.table.TargetTable;
 
@@ -48,6 +49,13 @@ public final class DmlBuilder {
 
     private final SqlDialect dialect;
     private final long maxPacketBytes;
+    /**
+     * Whether DELETE and UPDATE statements switch the target's foreign key checks on for themselves, in sessions that
+     * run with them off ({@link ForeignKeyChecks#REPLICA}): the target's ON DELETE and ON UPDATE actions then do what
+     * the source's did without logging it, while inserts, upserts and REPLACE neither wait for a parent row nor fire a
+     * cascade.
+     */
+    private final boolean checkedDeletesAndUpdates;
     private final Map<TextKey, String> texts = new ConcurrentHashMap<>();
     /** Rows written per table, until it reaches {@link #LARGE_STATEMENT_AFTER_ROWS}. */
     private final Map<TargetTable, java.util.concurrent.atomic.AtomicLong> written = new ConcurrentHashMap<>();
@@ -60,8 +68,19 @@ public final class DmlBuilder {
      * @param maxPacketBytes the server's {@code max_allowed_packet}; statements are kept well below it
      */
     public DmlBuilder(SqlDialect dialect, long maxPacketBytes) {
+        this(dialect, maxPacketBytes, ForeignKeyChecks.SERVER);
+    }
+
+    /** As above, with {@code foreignKeyChecks} as the target gives it ({@link ForeignKeyChecks#on}). */
+    public DmlBuilder(SqlDialect dialect, long maxPacketBytes, ForeignKeyChecks foreignKeyChecks) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.maxPacketBytes = maxPacketBytes;
+        this.checkedDeletesAndUpdates = foreignKeyChecks.actionsOnDeleteAndUpdate();
+    }
+
+    /** {@code dml}, a DELETE or an UPDATE, as it runs under {@link #checkedDeletesAndUpdates}. */
+    private String checked(String dml) {
+        return checkedDeletesAndUpdates ? dialect.withForeignKeyChecks(dml) : dml;
     }
 
     public SqlDialect dialect() {
@@ -143,6 +162,7 @@ public final class DmlBuilder {
     }
 
     private void buildOrdered(RowShape shape, List<RowChange> rows, List<SqlBatch> out) {
+        rows = joinSplitUpdates(shape, rows);
         int i = 0;
         while (i < rows.size()) {
             RowChange.Op op = rows.get(i).op();
@@ -170,6 +190,31 @@ public final class DmlBuilder {
             }
             i = j;
         }
+    }
+
+    /**
+     * {@code rows} with each delete that is followed at once by an insert of the same identity key joined into the
+     * update it was: the source sends an update that changes a unique key as a delete and an insert, in the binlog's
+     * order (docs/source.md). Written as a delete and an insert, it would fire the target's {@code ON DELETE} actions
+     * (children deleted, or refused under RESTRICT) where the source ran an UPDATE; as an UPDATE it fires only the
+     * {@code ON UPDATE} actions the source fired too. Safe mode takes the net effect per key, the same upsert.
+     */
+    static List<RowChange> joinSplitUpdates(RowShape shape, List<RowChange> rows) {
+        if (!shape.hasIdentity()) return rows;
+        List<RowChange> joined = null;
+        for (int i = 0; i < rows.size(); i++) {
+            RowChange r = rows.get(i);
+            RowChange next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+            if (r.op() == RowChange.Op.DELETE && next != null && next.op() == RowChange.Op.INSERT
+                    && shape.identityOf(r.before()).equals(shape.identityOf(next.after()))) {
+                if (joined == null) joined = new ArrayList<>(rows.subList(0, i));
+                joined.add(RowChange.update(next.table(), r.before(), next.after(), next.commitTs()));
+                i++;
+            } else if (joined != null) {
+                joined.add(r);
+            }
+        }
+        return joined == null ? rows : joined;
     }
 
     private void emitWrites(RowShape shape, List<Object[]> images, SqlBatch.Kind kind, List<SqlBatch> out) {
@@ -218,7 +263,7 @@ public final class DmlBuilder {
             for (int c = 0; c < cols; c++) params[c] = shape.value(r.after(), c);
             for (int k = 0; k < keyCols; k++) params[cols + k] = shape.identityValue(r.before(), k);
             String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.UPDATE, 1),
-                    k -> dialect.updateByKey(table, shape.columns(), shape.identityNames()));
+                    k -> checked(dialect.updateByKey(table, shape.columns(), shape.identityNames())));
             return new SqlBatch(sql, params, 1, SqlBatch.Kind.UPDATE, table);
         }
         Object[] params = new Object[cols * 2];
@@ -227,7 +272,7 @@ public final class DmlBuilder {
             params[cols + c] = shape.value(r.before(), c);
         }
         String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.UPDATE, 0),
-                k -> dialect.updateByRow(table, shape.columns()));
+                k -> checked(dialect.updateByRow(table, shape.columns())));
         return new SqlBatch(sql, params, 1, SqlBatch.Kind.UPDATE, table);
     }
 
@@ -237,14 +282,14 @@ public final class DmlBuilder {
         for (int c = 0; c < cols; c++) params[c] = shape.value(before, c);
         String table = shape.target().quotedName();
         String sql = texts.computeIfAbsent(new TextKey(shape.target(), shape.columns(), SqlBatch.Kind.DELETE, 0),
-                k -> dialect.deleteByRow(table, shape.columns()));
+                k -> checked(dialect.deleteByRow(table, shape.columns())));
         return new SqlBatch(sql, params, 1, SqlBatch.Kind.DELETE, table);
     }
 
     /** A multi-row delete by key depends on the identity key alone: every shape of a table shares its text. */
     private String deleteText(RowShape shape, int rows) {
         return texts.computeIfAbsent(new TextKey(shape.target(), shape.identityNames(), SqlBatch.Kind.DELETE, rows),
-                k -> dialect.deleteByKey(shape.target().quotedName(), shape.identityNames(), rows));
+                k -> checked(dialect.deleteByKey(shape.target().quotedName(), shape.identityNames(), rows)));
     }
 
     private String text(RowShape shape, SqlBatch.Kind kind, int rows) {

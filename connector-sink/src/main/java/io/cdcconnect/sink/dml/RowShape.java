@@ -34,6 +34,17 @@ public final class RowShape {
     private final int[] identityIndexes;
     private final boolean[] identityCaseInsensitive;
     private final long tableSeed;
+    /** Each unique key's {@link KeyHasher#keyId}. */
+    private final long[] keyIds;
+    /**
+     * For each foreign key whose columns the input has: their positions, case-insensitivity, and the parent's table
+     * seed and key id. A row carries its parent's key hash, so that it keeps source order with the parent's row
+     * (a child inserted after its parent, a parent deleted after its child's change), as MySQL's WRITESET does.
+     */
+    private final int[][] refIndexes;
+    private final boolean[][] refCaseInsensitive;
+    private final long[] refSeeds;
+    private final long[] refKeyIds;
 
     private RowShape(TableInfo source, TargetTable target, List<String> columns, int[] sourceIndex, ValueConverter[] conversion,
                      int[][] keyIndexes, boolean[][] keyCaseInsensitive, boolean partialKeys,
@@ -54,6 +65,38 @@ public final class RowShape {
             identityCaseInsensitive[j] = c != null && c.caseInsensitive();
         }
         this.tableSeed = KeyHasher.tableSeed(target.schema(), target.name());
+        this.keyIds = new long[target.uniqueKeys().size()];
+        for (int k = 0; k < keyIds.length; k++) keyIds[k] = KeyHasher.keyId(target.uniqueKeys().get(k));
+        Map<String, Integer> sourcePos = new java.util.HashMap<>();
+        for (int i = 0; i < source.columnCount(); i++) sourcePos.put(source.column(i).name().toLowerCase(Locale.ROOT), i);
+        List<int[]> refIdx = new ArrayList<>();
+        List<boolean[]> refCi = new ArrayList<>();
+        List<Long> seeds = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        for (TargetTable.ForeignKey fk : target.foreignKeys()) {
+            int[] idx = new int[fk.columns().size()];
+            boolean[] ci = new boolean[idx.length];
+            boolean readable = true;
+            for (int j = 0; j < idx.length && readable; j++) {
+                Integer p = sourcePos.get(fk.columns().get(j).toLowerCase(Locale.ROOT));
+                if (p == null) {
+                    readable = false;
+                } else {
+                    idx[j] = p;
+                    TargetColumn tc = target.column(fk.columns().get(j));
+                    ci[j] = tc != null && tc.caseInsensitive();
+                }
+            }
+            if (!readable) continue;
+            refIdx.add(idx);
+            refCi.add(ci);
+            seeds.add(KeyHasher.tableSeed(fk.parentSchema(), fk.parentTable()));
+            ids.add(KeyHasher.keyId(fk.parentColumns()));
+        }
+        this.refIndexes = refIdx.toArray(new int[0][]);
+        this.refCaseInsensitive = refCi.toArray(new boolean[0][]);
+        this.refSeeds = seeds.stream().mapToLong(Long::longValue).toArray();
+        this.refKeyIds = ids.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** Maps {@code source} onto {@code target}, values bound as the model holds them (tests). */
@@ -240,6 +283,10 @@ public final class RowShape {
 
     /** Adds the conflict keys of one change (every unique key of the old and the new image) to {@code out}. */
     public void conflictKeys(RowChange row, LongList out) {
+        if (refIndexes.length > 0) {
+            if (row.before() != null) referenceKeys(row.before(), out);
+            if (row.after() != null) referenceKeys(row.after(), out);
+        }
         if (keyIndexes == null) {
             out.add(KeyHasher.tableHash(tableSeed));
             return;
@@ -264,7 +311,25 @@ public final class RowShape {
                 }
                 values[j] = KeyNormalizer.normalize(v, keyCaseInsensitive[k][j]);
             }
-            if (!hasNull) out.add(KeyHasher.keyHash(tableSeed, k, values));
+            if (!hasNull) out.add(KeyHasher.keyHash(tableSeed, keyIds[k], values));
+        }
+    }
+
+    /** The parent key hashes an image's foreign keys reference (none for a NULL reference: it references no row). */
+    private void referenceKeys(Object[] image, LongList out) {
+        for (int r = 0; r < refIndexes.length; r++) {
+            int[] cols = refIndexes[r];
+            Object[] values = new Object[cols.length];
+            boolean hasNull = false;
+            for (int j = 0; j < cols.length; j++) {
+                Object v = image[cols[j]];
+                if (v == null) {
+                    hasNull = true;
+                    break;
+                }
+                values[j] = KeyNormalizer.normalize(v, refCaseInsensitive[r][j]);
+            }
+            if (!hasNull) out.add(KeyHasher.keyHash(refSeeds[r], refKeyIds[r], values));
         }
     }
 

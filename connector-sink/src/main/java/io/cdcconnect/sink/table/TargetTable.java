@@ -15,10 +15,23 @@ import java.util.Objects;
  * @param columns       columns in table order
  * @param uniqueKeys    every unique key by column names, the primary key first when there is one
  * @param hasPrimaryKey whether {@code uniqueKeys.get(0)} is the primary key
+ * @param foreignKeys   the table's foreign keys (this table the child)
  */
 public record TargetTable(String schema, String name, String quotedName, List<TargetColumn> columns,
                           List<List<String>> uniqueKeys,
-                          boolean hasPrimaryKey) {
+                          boolean hasPrimaryKey, List<ForeignKey> foreignKeys) {
+
+    /**
+     * A foreign key: {@code columns} of this table reference {@code parentColumns} of {@code parentSchema}.{@code
+     * parentTable}, in the same order.
+     */
+    public record ForeignKey(List<String> columns, String parentSchema, String parentTable,
+                             List<String> parentColumns) {
+        public ForeignKey {
+            columns = List.copyOf(columns);
+            parentColumns = List.copyOf(parentColumns);
+        }
+    }
 
     public TargetTable {
         Objects.requireNonNull(schema, "schema");
@@ -26,6 +39,13 @@ public record TargetTable(String schema, String name, String quotedName, List<Ta
         Objects.requireNonNull(quotedName, "quotedName");
         columns = List.copyOf(columns);
         uniqueKeys = uniqueKeys.stream().map(List::copyOf).toList();
+        foreignKeys = foreignKeys == null ? List.of() : List.copyOf(foreignKeys);
+    }
+
+    /** A table without foreign keys. */
+    public TargetTable(String schema, String name, String quotedName, List<TargetColumn> columns,
+                       List<List<String>> uniqueKeys, boolean hasPrimaryKey) {
+        this(schema, name, quotedName, columns, uniqueKeys, hasPrimaryKey, List.of());
     }
 
     /** The column of that name (MySQL column names are case-insensitive), or null. */

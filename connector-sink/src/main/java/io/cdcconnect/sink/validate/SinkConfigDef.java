@@ -186,6 +186,22 @@ public final class SinkConfigDef {
                 "No longer used (a warning says so when set): safe.mode=auto decides by stored offsets, not by "
                         + "comparing commit times with the worker's clock.", GROUP_APPLY, ++o, Width.SHORT,
                 "Replay margin (unused)");
+        d.define(FOREIGN_KEY_CHECKS, Type.STRING, "replica", ConfigDef.ValidString.in(java.util.Arrays.stream(
+                        io.cdcconnect.sink.dialect.ForeignKeyChecks.values())
+                        .map(io.cdcconnect.sink.dialect.ForeignKeyChecks::configName).toArray(String[]::new)),
+                Importance.MEDIUM, "How the sink's sessions meet the target's foreign keys. The source checked every "
+                        + "row it logged, but MySQL's and MariaDB's binlogs do not carry what a foreign key's ON DELETE "
+                        + "or ON UPDATE action did. replica (on MariaDB targets): sessions run with "
+                        + "foreign_key_checks=0, as a replica's applier does, so safe mode's REPLACE (a delete and an "
+                        + "insert) fires no cascade of the target; DELETE and UPDATE statements switch the checks on "
+                        + "for themselves (SET STATEMENT), so the target's ON DELETE and ON UPDATE actions do what the "
+                        + "source's did. On other targets (MySQL, TiDB, PostgreSQL) replica is server. off: checks and "
+                        + "actions off for every statement (MySQL family: foreign_key_checks=0; PostgreSQL: "
+                        + "session_replication_role=replica, which needs a superuser or, from PostgreSQL 15, SET "
+                        + "privilege on it), for streams that carry the effects of cascades as rows of their own (a "
+                        + "TiDB upstream). server: the session's default, every statement checked. Whatever the "
+                        + "setting, a child row is applied after the earlier changes of the parent row it references.",
+                GROUP_APPLY, ++o, Width.SHORT, "Foreign key checks");
         d.define(WORKER_COUNT, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
                 "Apply threads per task, each with its own pooled connection (pool size = worker.count + 3: one "
                         + "more for metadata and the control store, one for a DDL statement running beside the task, "

@@ -105,7 +105,7 @@ class RetryTest {
             long deadline = System.currentTimeMillis() + 30_000;
             while (!waiting && System.currentTimeMillis() < deadline) {
                 boolean executing = !target.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = "
-                        + "'Execute' AND INFO LIKE 'UPDATE `" + target.name() + "`.`items`%'").isEmpty();
+                        + "'Execute' AND INFO LIKE '%UPDATE `" + target.name() + "`.`items`%'").isEmpty();
                 seen = executing ? seen + 1 : 0;
                 waiting = seen >= 5;
                 Thread.sleep(50);

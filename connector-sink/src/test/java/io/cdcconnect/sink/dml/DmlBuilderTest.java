@@ -96,6 +96,29 @@ class DmlBuilderTest {
     }
 
     @Test
+    void withoutSafeModeADeleteAndInsertOfOneKeyGoAsTheUpdateTheSourceSplit() {
+        // an update of a unique key arrives as delete + insert of the row, in the binlog's order
+        List<SqlBatch> out = build(PK_AND_UK, false, del(1, "a"), ins(1, "b"), del(2, "x"), ins(3, "y"));
+        assertEquals(List.of(SqlBatch.Kind.UPDATE, SqlBatch.Kind.DELETE, SqlBatch.Kind.INSERT),
+                out.stream().map(SqlBatch::kind).toList());
+        assertEquals(List.of(1L, "b", 1L), List.of(out.get(0).params()));
+    }
+
+    @Test
+    void withReplicaForeignKeyChecksDeletesAndUpdatesCheckTheirOwnStatement() {
+        DmlBuilder replica = new DmlBuilder(new MariaDbDialect(), 16 * 1024 * 1024,
+                io.cdcconnect.sink.dialect.ForeignKeyChecks.REPLICA);
+        List<SqlBatch> out = new ArrayList<>();
+        replica.build(RowShape.of(SOURCE, PK_AND_UK), List.of(ins(1, "a"), upd(1, "a", 1, "b"), del(1, "b")), false,
+                out);
+        replica.build(RowShape.of(SOURCE, PK_AND_UK), List.of(ins(2, "c")), true, out);
+        assertEquals(List.of("INSERT INTO `dst`.`t` (`id`,`v`) VALUES (?,?)",
+                "SET STATEMENT foreign_key_checks = 1 FOR UPDATE `dst`.`t` SET `id`=?,`v`=? WHERE `id`=?",
+                "SET STATEMENT foreign_key_checks = 1 FOR DELETE FROM `dst`.`t` WHERE `id` IN (?)",
+                "REPLACE INTO `dst`.`t` (`id`,`v`) VALUES (?,?)"), out.stream().map(SqlBatch::sql).toList());
+    }
+
+    @Test
     void tablesWithoutKeyAreMatchedOnEveryColumnEvenInSafeMode() {
         List<SqlBatch> out = build(NO_KEY, true, ins(1, "a"), del(1, "a"));
         assertEquals("INSERT INTO `dst`.`t` (`id`,`v`) VALUES (?,?)", out.get(0).sql());

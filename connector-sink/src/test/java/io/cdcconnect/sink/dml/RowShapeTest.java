@@ -49,6 +49,26 @@ class RowShapeTest {
     }
 
     @Test
+    void aChildRowSharesAKeyWithTheParentRowItReferences() {
+        TargetTable orders = new TargetTable("dst", "orders", "`dst`.`orders`", List.of(
+                new TargetColumn("id", "bigint(20)", false, false, false),
+                new TargetColumn("user_id", "bigint(20)", false, false, true)),
+                List.of(List.of("id")), true, List.of(new TargetTable.ForeignKey(List.of("user_id"), "dst", "users",
+                List.of("ID"))));
+        TableInfo source = TableInfo.of("src", "orders", List.of(
+                ColumnInfo.of("id", MySqlType.LONGLONG, ColumnFlags.PRIMARY_KEY),
+                ColumnInfo.of("user_id", MySqlType.LONGLONG, ColumnFlags.NULLABLE)));
+        RowShape child = RowShape.of(source, orders);
+        long[] parent = keys(RowShape.of(FULL, USERS), RowChange.delete(FULL, new Object[]{7L, "a@x"}, 1));
+        long[] ofUser7 = keys(child, RowChange.insert(source, new Object[]{1L, 7L}, 1));
+        long[] ofUser8 = keys(child, RowChange.insert(source, new Object[]{2L, 8L}, 1));
+        long[] ofNoUser = keys(child, RowChange.insert(source, new Object[]{3L, null}, 1));
+        assertTrue(Arrays.stream(ofUser7).anyMatch(x -> Arrays.stream(parent).anyMatch(y -> y == x)));
+        assertFalse(Arrays.stream(ofUser8).anyMatch(x -> Arrays.stream(parent).anyMatch(y -> y == x)));
+        assertEquals(1, ofNoUser.length);
+    }
+
+    @Test
     void caseInsensitiveUniqueValuesShareAKey() {
         RowShape shape = RowShape.of(FULL, USERS);
         long[] a = keys(shape, RowChange.insert(FULL, new Object[]{1L, "Mail@X"}, 1));

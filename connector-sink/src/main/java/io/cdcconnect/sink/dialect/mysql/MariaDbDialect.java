@@ -44,6 +44,12 @@ public final class MariaDbDialect extends MySqlFamilyDialect {
         return "VALUES(" + quotedColumn + ")";
     }
 
+    /** MariaDB 10.1+: {@code SET STATEMENT var = value FOR stmt} sets a variable for one statement, prepared or not. */
+    @Override
+    public String withForeignKeyChecks(String dml) {
+        return "SET STATEMENT foreign_key_checks = 1 FOR " + dml;
+    }
+
     /**
      * MariaDB Connector/J unless {@code connection.driver} is mysql-connector-j or the URL carries what only
      * mysql-connector-j reads. The TLS mode is the one the probe connection had: with "preferred" (which MariaDB

@@ -47,6 +47,12 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 "
             + "ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX";
 
+    /** A table's foreign keys, a row per column, in order (the sink orders a child's rows after its parent's). */
+    private static final String FOREIGN_KEYS_SQL = "SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, "
+            + "REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME FROM "
+            + "information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = ? AND REFERENCED_TABLE_NAME IS NOT NULL";
+    private static final String FOREIGN_KEYS_ORDER = " ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION";
+
     /** The same for every table of a schema ({@link #readTables}): table first, then as above. */
     private static final String SCHEMA_COLUMNS_SQL = "SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, COLLATION_NAME, "
             + "IS_NULLABLE, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? "
@@ -258,6 +264,18 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         return sb.toString();
     }
 
+    /** With {@code foreign_key_checks = 0}, as a replica's applier runs, when {@code foreignKeyChecks} says so. */
+    @Override
+    public String sessionInitSql(String timeZone, io.cdcconnect.sink.dialect.ForeignKeyChecks foreignKeyChecks) {
+        String base = sessionInitSql(timeZone);
+        return foreignKeyChecks.sessionOff() ? base + ", SESSION foreign_key_checks = 0" : base;
+    }
+
+    @Override
+    public boolean canTurnForeignKeyChecksOff() {
+        return true;
+    }
+
     @Override
     public ServerLimits readLimits(Connection c) throws SQLException {
         try (Statement st = c.createStatement();
@@ -288,7 +306,31 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 }
             }
         }
-        return table(schema, table, columns, keys);
+        Map<String, List<TargetTable.ForeignKey>> fks = foreignKeys(c, schema, table);
+        return table(schema, table, columns, keys, fks.getOrDefault(table, List.of()));
+    }
+
+    /** The foreign keys of {@code table} (null: of every table of {@code schema}), by table. */
+    private static Map<String, List<TargetTable.ForeignKey>> foreignKeys(Connection c, String schema, String table)
+            throws SQLException {
+        Map<String, Map<String, List<String[]>>> rows = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(FOREIGN_KEYS_SQL
+                + (table == null ? "" : " AND TABLE_NAME = ?") + FOREIGN_KEYS_ORDER)) {
+            ps.setString(1, schema);
+            if (table != null) ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
+                            .add(new String[]{rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)});
+                }
+            }
+        }
+        Map<String, List<TargetTable.ForeignKey>> out = new LinkedHashMap<>();
+        rows.forEach((t, byName) -> byName.values().forEach(cols -> out.computeIfAbsent(t, k -> new ArrayList<>())
+                .add(new TargetTable.ForeignKey(cols.stream().map(x -> x[0]).toList(), cols.get(0)[1], cols.get(0)[2],
+                        cols.stream().map(x -> x[3]).toList()))));
+        return out;
     }
 
     @Override
@@ -317,9 +359,10 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 }
             }
         }
+        Map<String, List<TargetTable.ForeignKey>> fks = foreignKeys(c, schema, null);
         Map<String, TargetTable> out = new LinkedHashMap<>();
         columns.forEach((table, cols) -> out.put(table, table(schema, table, cols,
-                keys.getOrDefault(table, Map.of()))));
+                keys.getOrDefault(table, Map.of()), fks.getOrDefault(table, List.of()))));
         return out;
     }
 
@@ -333,9 +376,10 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 "YES".equalsIgnoreCase(rs.getString(from + 3)));
     }
 
-    private TargetTable table(String schema, String table, List<TargetColumn> columns, Map<String, List<String>> keys) {
+    private TargetTable table(String schema, String table, List<TargetColumn> columns, Map<String, List<String>> keys,
+                              List<TargetTable.ForeignKey> foreignKeys) {
         return new TargetTable(schema, table, qualified(schema, table), columns, new ArrayList<>(keys.values()),
-                keys.containsKey("PRIMARY"));
+                keys.containsKey("PRIMARY"), foreignKeys);
     }
 
     @Override
@@ -494,6 +538,13 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
     @Override
     public boolean rejectsRow(SQLException e, boolean upsert) {
         return Unrepresentable.causedBy(e) || MySqlErrors.rejectsRow(e, upsert);
+    }
+
+    /** 1451 (a parent row with children) and 1452 (a child row without its parent). */
+    @Override
+    public boolean foreignKeyRefused(SQLException e) {
+        int code = io.cdcconnect.sink.dialect.SqlFailures.rootOf(e).getErrorCode();
+        return code == 1451 || code == 1452;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.ControlSql;
+import io.cdcconnect.sink.dialect.ForeignKeyChecks;
 import io.cdcconnect.sink.dialect.ServerLimits;
 import io.cdcconnect.sink.dialect.SqlFailures;
 import io.cdcconnect.sink.dialect.StandardSqlDialect;
@@ -200,6 +201,24 @@ public final class PostgresDialect extends StandardSqlDialect {
         return "SET TIME ZONE '" + timeZone.replace("'", "''") + "'";
     }
 
+    /**
+     * With {@code session_replication_role = replica} when {@code foreignKeyChecks} turns checks off: no foreign key
+     * trigger fires (checks nor actions), nor any ordinary trigger, as on a logical replication subscriber. PostgreSQL
+     * has no way to turn them on for one statement, so {@link ForeignKeyChecks#REPLICA} is
+     * {@link ForeignKeyChecks#SERVER} here: the foreign keys the sink creates are DEFERRABLE INITIALLY DEFERRED
+     * ({@link PostgresDdl}), checked when a worker's transaction commits.
+     */
+    @Override
+    public String sessionInitSql(String timeZone, ForeignKeyChecks foreignKeyChecks) {
+        String base = sessionInitSql(timeZone);
+        return foreignKeyChecks.sessionOff() ? base + "; SET session_replication_role = replica" : base;
+    }
+
+    @Override
+    public boolean canTurnForeignKeyChecksOff() {
+        return true;
+    }
+
     @Override
     public ServerLimits readLimits(Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW server_version")) {
@@ -241,9 +260,37 @@ public final class PostgresDialect extends StandardSqlDialect {
                 }
             }
         }
+        Map<String, List<String[]>> fkRows = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(FOREIGN_KEYS_SQL)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    fkRows.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                            .add(new String[]{rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)});
+                }
+            }
+        }
+        List<TargetTable.ForeignKey> fks = new ArrayList<>();
+        for (List<String[]> cols : fkRows.values()) {
+            fks.add(new TargetTable.ForeignKey(cols.stream().map(x -> x[0]).toList(), cols.get(0)[1], cols.get(0)[2],
+                    cols.stream().map(x -> x[3]).toList()));
+        }
         return new TargetTable(schema, table, qualified(schema, table), columns, new ArrayList<>(keys.values()),
-                primary);
+                primary, fks);
     }
+
+    /** A table's foreign keys, a row per column in order: name, column, parent schema, table and column. */
+    private static final String FOREIGN_KEYS_SQL = "SELECT con.conname, a.attname, pn.nspname, pc.relname, pa.attname"
+            + " FROM pg_catalog.pg_constraint con"
+            + " JOIN pg_catalog.pg_class c ON c.oid = con.conrelid"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+            + " CROSS JOIN LATERAL unnest(con.conkey, con.confkey) WITH ORDINALITY AS u(k, fk, ord)"
+            + " JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = u.k"
+            + " JOIN pg_catalog.pg_class pc ON pc.oid = con.confrelid"
+            + " JOIN pg_catalog.pg_namespace pn ON pn.oid = pc.relnamespace"
+            + " JOIN pg_catalog.pg_attribute pa ON pa.attrelid = con.confrelid AND pa.attnum = u.fk"
+            + " WHERE con.contype = 'f' AND n.nspname = ? AND c.relname = ? ORDER BY con.conname, u.ord";
 
     @Override
     public boolean tableExists(Connection c, String schema, String table) throws SQLException {
@@ -455,6 +502,21 @@ public final class PostgresDialect extends StandardSqlDialect {
     @Override
     public boolean rejectsRow(SQLException e, boolean upsert) {
         return Unrepresentable.causedBy(e) || PostgresErrors.rejectsRow(e, upsert);
+    }
+
+    /**
+     * The foreign keys the sink creates are DEFERRABLE INITIALLY DEFERRED ({@link PostgresDdl}): checked at commit, a
+     * row without its parent would fail the commit, not the row's statement, and could not be told from the others.
+     */
+    @Override
+    public String rowByRowSetup() {
+        return "SET CONSTRAINTS ALL IMMEDIATE";
+    }
+
+    /** 23503, also when a deferred foreign key fails the commit. */
+    @Override
+    public boolean foreignKeyRefused(SQLException e) {
+        return PostgresErrors.FOREIGN_KEY_VIOLATION.equals(PostgresErrors.state(e));
     }
 
     @Override

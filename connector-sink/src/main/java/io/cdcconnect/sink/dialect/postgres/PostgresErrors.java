@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 final class PostgresErrors {
 
     static final String UNIQUE_VIOLATION = "23505";
+    static final String FOREIGN_KEY_VIOLATION = "23503";
 
     /**
      * Worth retrying: 40001 serialization failure, 40P01 deadlock, 55P03 lock not available, 57014 statement

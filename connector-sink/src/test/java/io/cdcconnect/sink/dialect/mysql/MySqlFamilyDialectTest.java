@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.dialect.mysql;
 
+import io.cdcconnect.sink.dialect.ForeignKeyChecks;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -18,6 +19,23 @@ class MySqlFamilyDialectTest {
         assertEquals("mysql8", MySqlFamilyDialect.fromVersion("8.4.3").name());
         assertEquals("mysql57", MySqlFamilyDialect.fromVersion("8.0.19").name());
         assertEquals("mysql57", MySqlFamilyDialect.fromVersion("5.7.44-log").name());
+    }
+
+    @Test
+    void replicaForeignKeyChecksAreOffPerSessionAndOnPerDeleteOrUpdateWhereTheServerCanSaySo() {
+        MariaDbDialect maria = new MariaDbDialect();
+        assertEquals(ForeignKeyChecks.REPLICA, ForeignKeyChecks.REPLICA.on(maria));
+        assertEquals(maria.sessionInitSql("+00:00") + ", SESSION foreign_key_checks = 0",
+                maria.sessionInitSql("+00:00", ForeignKeyChecks.REPLICA));
+        assertEquals(maria.sessionInitSql("+00:00"), maria.sessionInitSql("+00:00", ForeignKeyChecks.SERVER));
+        assertEquals("SET STATEMENT foreign_key_checks = 1 FOR DELETE FROM `t` WHERE `id` IN (?)",
+                maria.withForeignKeyChecks("DELETE FROM `t` WHERE `id` IN (?)"));
+        // MySQL's hint SET_VAR(foreign_key_checks=1) makes a prepared statement fail with 1615 (needs to be
+        // re-prepared) on every execution in a session without checks (MySQL 8.0.15): no per-statement switch there
+        assertEquals(ForeignKeyChecks.SERVER, ForeignKeyChecks.REPLICA.on(new MySql8Dialect()));
+        assertEquals(ForeignKeyChecks.SERVER, ForeignKeyChecks.REPLICA.on(MySqlFamilyDialect.fromVersion("5.7.44")));
+        assertEquals(ForeignKeyChecks.SERVER, ForeignKeyChecks.REPLICA.on(new TiDbDialect()));
+        assertEquals(ForeignKeyChecks.OFF, ForeignKeyChecks.OFF.on(new TiDbDialect()));
     }
 
     @Test

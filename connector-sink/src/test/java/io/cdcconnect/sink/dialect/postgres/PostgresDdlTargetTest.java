@@ -266,6 +266,61 @@ class PostgresDdlTargetTest {
                 + "conrelid = 'dst.child'::regclass AND contype IN ('c', 'f')"));
     }
 
+    /**
+     * A child row whose parent never comes fails the deferred key at commit: it goes to the dead-letter queue with
+     * its reason (after the wait for an earlier transaction), the rest of its transaction is applied.
+     */
+    @Test
+    void aChildRowWithoutItsParentIsRejectedAloneNotTheTask() throws Exception {
+        run(ddl("fk_parent", "CREATE TABLE fk_parent (id INT PRIMARY KEY)"),
+                ddl("fk_child", "CREATE TABLE fk_child (id INT PRIMARY KEY, pid INT, "
+                        + "FOREIGN KEY (pid) REFERENCES fk_parent (id))"));
+        TableInfo parent = TableInfo.of("src", "fk_parent", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY)));
+        TableInfo child = TableInfo.of("src", "fk_child", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("pid", MySqlType.LONG, ColumnFlags.NULLABLE)));
+        long ts = Rows.ts(TS.incrementAndGet());
+        List<StandInSinkTaskContext.Report> r = runTolerating(
+                RowChange.insert(parent, new Object[]{1L}, ts),
+                RowChange.insert(child, new Object[]{1L, 1L}, ts),
+                RowChange.insert(child, new Object[]{2L, 9L}, ts));
+        assertEquals(1, r.size(), r.toString());
+        assertTrue(r.get(0).error().getMessage().contains("23503"), r.get(0).error().getMessage());
+        assertEquals(List.of(List.of("1", "1")), target.query("SELECT id::text, pid::text FROM dst.fk_child"));
+    }
+
+    /** MySQL's JSON_UNQUOTE(JSON_EXTRACT(doc, '$.a.b')): the member's text, a non-string's JSON text, NULL if none. */
+    @Test
+    void aGeneratedColumnOfAJsonMemberIsComputed() throws Exception {
+        run(ddl("jdoc", "CREATE TABLE jdoc (id INT PRIMARY KEY, payload JSON NULL)"),
+                ddl("jdoc", "ALTER TABLE jdoc ADD COLUMN kind VARCHAR(20) AS "
+                        + "(JSON_UNQUOTE(JSON_EXTRACT(payload, '$.type'))) STORED, "
+                        + "ADD COLUMN deep VARCHAR(20) AS (JSON_UNQUOTE(JSON_EXTRACT(payload, '$.a.b'))) STORED"));
+        target.exec("INSERT INTO dst.jdoc (id, payload) VALUES (1, '{\"type\": \"welcome\", \"a\": {\"b\": 3}}'), "
+                + "(2, '{\"type\": null}'), (3, '{}'), (4, NULL)");
+        assertEquals(List.of(List.of("1", "welcome", "3"), List.of("2", "null", "-"), List.of("3", "-", "-"),
+                        List.of("4", "-", "-")),
+                target.query("SELECT id::text, COALESCE(kind, '-'), COALESCE(deep, '-') FROM dst.jdoc ORDER BY id"));
+    }
+
+    /** A legacy table without a key gets one: MySQL numbers the rows already there, and so does the identity. */
+    @Test
+    void anAutoIncrementColumnAddedToRowsNumbersThem() throws Exception {
+        run(ddl("legacy", "CREATE TABLE legacy (code VARCHAR(10) NOT NULL, name VARCHAR(60) NULL, "
+                + "UNIQUE KEY uq_code (code))"));
+        // an update moves C001 behind C003 in PostgreSQL's heap; InnoDB clusters by the unique key: C001 is 1
+        target.exec("INSERT INTO dst.legacy VALUES ('C001', 'a'), ('C003', NULL)",
+                "UPDATE dst.legacy SET name = 'b' WHERE code = 'C001'");
+        DdlChange add = ddl("legacy", "ALTER TABLE legacy ADD COLUMN id INT NOT NULL AUTO_INCREMENT FIRST, "
+                + "ADD PRIMARY KEY (id)");
+        run(add, add); // and a replay numbers nothing
+        assertEquals(List.of(List.of("1", "C001"), List.of("2", "C003")),
+                target.query("SELECT id::text, code FROM dst.legacy ORDER BY id"));
+        target.exec("INSERT INTO dst.legacy (code) VALUES ('C007')");
+        assertEquals(List.of(List.of("3")), target.query("SELECT id::text FROM dst.legacy WHERE code = 'C007'"));
+    }
+
     private static String sqlState(String sql) {
         java.sql.SQLException e = assertThrows(java.sql.SQLException.class, () -> target.exec(sql));
         return e.getSQLState();
@@ -327,6 +382,10 @@ class PostgresDdlTargetTest {
         target.exec("INSERT INTO dst.pl VALUES (3, 9)");
         assertEquals(List.of(List.of("3", "dst.pr_pmax")),
                 target.query("SELECT id::text, tableoid::regclass::text FROM dst.pr ORDER BY id"));
+        // as in MySQL, the next partition took the dropped one's range over: a row of 2023 lands in p2024
+        target.exec("INSERT INTO dst.pr VALUES (4, '2023-11-11')");
+        assertEquals(List.of(List.of("4", "dst.pr_p2024")),
+                target.query("SELECT id::text, tableoid::regclass::text FROM dst.pr WHERE id = 4"));
         assertEquals(List.of(List.of("3", "dst.pl_p_north")),
                 target.query("SELECT id::text, tableoid::regclass::text FROM dst.pl WHERE region = 9"));
         // into a table that is not partitioned here, DROP PARTITION cannot delete the rows: refused, not skipped

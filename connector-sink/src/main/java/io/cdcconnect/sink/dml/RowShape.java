@@ -298,39 +298,27 @@ public final class RowShape {
 
     private void imageKeys(Object[] image, LongList out) {
         for (int k = 0; k < keyIndexes.length; k++) {
-            int[] cols = keyIndexes[k];
-            if (cols == null) continue;
-            Object[] values = new Object[cols.length];
-            boolean hasNull = false;
-            for (int j = 0; j < cols.length; j++) {
-                Object v = image[cols[j]];
-                if (v == null) {
-                    // NULLs never collide in a unique key
-                    hasNull = true;
-                    break;
-                }
-                values[j] = KeyNormalizer.normalize(v, keyCaseInsensitive[k][j]);
-            }
-            if (!hasNull) out.add(KeyHasher.keyHash(tableSeed, keyIds[k], values));
+            if (keyIndexes[k] != null) addKeyHash(image, keyIndexes[k], keyCaseInsensitive[k], tableSeed, keyIds[k], out);
         }
     }
 
     /** The parent key hashes an image's foreign keys reference (none for a NULL reference: it references no row). */
     private void referenceKeys(Object[] image, LongList out) {
         for (int r = 0; r < refIndexes.length; r++) {
-            int[] cols = refIndexes[r];
-            Object[] values = new Object[cols.length];
-            boolean hasNull = false;
-            for (int j = 0; j < cols.length; j++) {
-                Object v = image[cols[j]];
-                if (v == null) {
-                    hasNull = true;
-                    break;
-                }
-                values[j] = KeyNormalizer.normalize(v, refCaseInsensitive[r][j]);
-            }
-            if (!hasNull) out.add(KeyHasher.keyHash(refSeeds[r], refKeyIds[r], values));
+            addKeyHash(image, refIndexes[r], refCaseInsensitive[r], refSeeds[r], refKeyIds[r], out);
         }
+    }
+
+    /** The hash of the key {@code cols} of {@code image} hold, unless one of them is NULL (a NULL never collides). */
+    private static void addKeyHash(Object[] image, int[] cols, boolean[] caseInsensitive, long seed, long keyId,
+                                   LongList out) {
+        Object[] values = new Object[cols.length];
+        for (int j = 0; j < cols.length; j++) {
+            Object v = image[cols[j]];
+            if (v == null) return;
+            values[j] = KeyNormalizer.normalize(v, caseInsensitive[j]);
+        }
+        out.add(KeyHasher.keyHash(seed, keyId, values));
     }
 
     /** A growable list of longs without boxing. */

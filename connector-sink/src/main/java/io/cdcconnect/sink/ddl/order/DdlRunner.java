@@ -28,8 +28,6 @@ final class DdlRunner {
     private final DdlExecutor executor;
     private final ControlStore checkpoint;
     private final ReplayRules replays;
-    /** Statements this task ran (or tried to) to their end, since it started. */
-    private long runs;
 
     DdlRunner(SinkConfig config, SinkMetrics metrics, TableShapes shapes, DdlSequencer.Pipeline pipeline,
               DdlExecutor executor, ControlStore checkpoint, ReplayRules replays) {
@@ -108,7 +106,6 @@ final class DdlRunner {
         String targetSchema = shapes.targetSchema(ddl.schema());
         try {
             if (run) {
-                runs++;
                 if (outcome.rejected() != null) {
                     io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections().get();
                     if (!rejections.tolerated()) {

@@ -141,7 +141,7 @@ public final class CdcSinkTask extends SinkTask {
         if (jmx && config.warmupEnabled()) {
             warmup = io.cdcconnect.codec.util.StartupWarmup.start(config.inputWireFormat(), pipeline.tlsCipher(),
                     "cdc-sink-" + connector + "-" + taskId + "-warmup",
-                    io.cdcconnect.sink.ddl.sql.MySqlDdlParser::warmUp);
+                    DdlPolicy::warmUp);
         }
         LOG.info("Started cdc-connect sink task {} of {} (input.format={}, {})", taskId, connector,
                 config.inputFormat(), errant.describe());

@@ -98,7 +98,8 @@ final class RecordScreen {
     /**
      * The record's events with DDL checked against {@code ddl.apply} and the rules no message may break: statements of
      * a kind left out are dropped (logged, counted); anything else that is not one allowed schema change refuses the
-     * whole record. A statement that runs is carried onwards as the sink writes it, not as the message's text.
+     * whole record. A statement that runs is carried onwards as the sink writes it, not as the message's text,
+     * with its parsed statement ({@link io.cdcconnect.codec.model.DdlChange#checked()}): the one parse of its text.
      */
     private List<ChangeEvent> screenDdl(List<ChangeEvent> events, SinkRecord record) {
         List<ChangeEvent> out = null;
@@ -114,13 +115,9 @@ final class RecordScreen {
             DdlPolicy.Decision d = ddlPolicy.decide(ddl.query(), target, targetSchema::apply, allowList::permits);
             switch (d.verdict()) {
                 case APPLY -> {
-                    String canonical = d.statement().canonical();
-                    if (!canonical.equals(ddl.query())) {
-                        if (out == null) out = new ArrayList<>(events.subList(0, i));
-                        out.add(new DdlChange(ddl.schema(), ddl.table(), canonical, ddl.kind(), ddl.commitTs()));
-                    } else if (out != null) {
-                        out.add(ddl);
-                    }
+                    // the parsed statement travels with the change: nothing after this reads the text again
+                    if (out == null) out = new ArrayList<>(events.subList(0, i));
+                    out.add(ddl.checkedAs(d.statement().canonical(), d.statement()));
                 }
                 case SKIP -> {
                     LOG.warn("Skipped a {} statement at {}: {}", d.kind().settingName(), ErrantRecords.where(record),

@@ -109,6 +109,20 @@ class PackageCyclesTest {
         assertEquals("", String.join("\n", found), "cycles among the sink's packages");
     }
 
+    /**
+     * A DDL statement's text is parsed once, where the sink checks it ({@code DdlPolicy}, called by the record screen
+     * and by auto-create): every class below uses the parsed statement the change carries ({@code ParsedDdl.of}), so
+     * no other class of the sink may use the parser.
+     */
+    @Test
+    void onlyTheCheckParsesDdlText() {
+        String parser = ROOT + ".ddl.sql.MySqlDdlParser";
+        assertTrue(classes.containsKey(parser), "jdeps did not see " + parser);
+        List<String> users = classes.entrySet().stream().filter(e -> e.getValue().contains(parser))
+                .map(e -> shortName(e.getKey())).sorted().toList();
+        assertEquals(List.of("ddl.DdlPolicy"), users, "the classes that parse DDL text");
+    }
+
     // ---- reading the classes ----
 
     private static Path classesDir() {

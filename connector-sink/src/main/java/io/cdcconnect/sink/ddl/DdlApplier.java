@@ -4,9 +4,7 @@ import io.cdcconnect.sink.apply.RetryPolicy;
 import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.dialect.SqlDialect;
 import io.cdcconnect.sink.dialect.UnsupportedDdlException;
-import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
-import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 import io.cdcconnect.sink.stmtcache.TableChanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,7 +115,7 @@ public final class DdlApplier {
      * ran (or failed, or another task ran it), before any later row is dispatched.
      */
     public void evictStatements(DdlChange ddl, String targetSchema, Map<String, String> schemaMap) {
-        tableChanges.ddlRan(ddl.query(), targetSchema, db -> schemaMap.getOrDefault(db, db),
+        tableChanges.ddlRan(ParsedDdl.of(ddl).changedTables(), targetSchema, db -> schemaMap.getOrDefault(db, db),
                 dialect::qualified);
     }
 
@@ -134,14 +132,8 @@ public final class DdlApplier {
 
     private Outcome run(DdlChange ddl, String targetSchema, boolean renamed, Map<String, String> schemaMap,
                         String origin, boolean quiet) throws SQLException {
-        ParsedDdl statement;
-        try {
-            statement = MySqlDdlParser.parse(ddl.query());
-        } catch (RefusedDdlException e) {
-            // the stream's statements were read before they got here; the sink's own (auto-create) as well
-            throw new DdlRejectedException("DDL from " + origin + " is not run: " + e.getMessage() + " -- statement: "
-                    + redact(ddl.query()), "42000", 0);
-        }
+        // read once, where it was checked (the record screen, or auto-create's policy check)
+        ParsedDdl statement = ParsedDdl.of(ddl);
         String named = statement.database();
         // CREATE/DROP/ALTER DATABASE of a renamed database would act on the source's name, not the target's
         if (named != null && (renamed || (schemaMap.containsKey(named) && !schemaMap.get(named).equals(named)))) {

@@ -144,4 +144,9 @@ public final class DdlPolicy {
         }
         return new Decision(Verdict.APPLY, k, null, statement);
     }
+
+    /** Compiles the check's parser ahead of the first statement ({@link MySqlDdlParser#warmUp}): the task's warm-up. */
+    public static void warmUp() {
+        MySqlDdlParser.warmUp();
+    }
 }

@@ -2,6 +2,7 @@ package io.cdcconnect.sink.ddl;
 
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.DdlChange;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import io.cdcconnect.codec.model.TableInfo;
 import io.cdcconnect.sink.apply.ApplyException;
 import io.cdcconnect.sink.apply.RetryPolicy;
@@ -72,7 +73,7 @@ public final class TableAutoCreator {
             TargetTable target = shapes.reread(table);
             if (target == null) {
                 if (!create) return false;
-                String sql = statement(table, targetSchema, origin, () -> TableDefinition.createTable(table));
+                ParsedDdl sql = statement(table, targetSchema, origin, () -> TableDefinition.createTable(table));
                 boolean ran;
                 try {
                     ran = run(table, targetSchema, sql, DdlChange.Kind.CREATE, commitTs, origin);
@@ -87,13 +88,13 @@ public final class TableAutoCreator {
                 if (created == null) {
                     // not run (ddl.unsupported=skip), or run yet not there under its name: never counted as created
                     throw new RowRejectedException("cannot create the target table of " + table + " from the row at "
-                            + origin + ": after " + sql + " the target has no such table "
+                            + origin + ": after " + sql.canonical() + " the target has no such table "
                             + "(ddl.unsupported=skip may have skipped the statement)", null);
                 }
                 if (ran) {
                     metrics.tableCreated();
                     LOG.info("Created table {} from the columns of {} at {} (auto.create): {}", created.quotedName(),
-                            table, origin, sql);
+                            table, origin, sql.canonical());
                 }
                 return true;
             }
@@ -109,7 +110,7 @@ public final class TableAutoCreator {
             }
             if (!evolve) return false;
             for (ColumnInfo c : missing) {
-                String sql = statement(table, targetSchema, origin, () -> TableDefinition.addColumn(table, c));
+                ParsedDdl sql = statement(table, targetSchema, origin, () -> TableDefinition.addColumn(table, c));
                 boolean ran;
                 try {
                     ran = run(table, targetSchema, sql, DdlChange.Kind.ALTER, commitTs, origin);
@@ -123,7 +124,7 @@ public final class TableAutoCreator {
                 if (ran) {
                     metrics.columnAdded();
                     LOG.info("Added column {} to {} from {} at {} (auto.evolve): {}", TableDefinition.quote(c.name()),
-                            target.quotedName(), table, origin, sql);
+                            target.quotedName(), table, origin, sql.canonical());
                 }
             }
             TargetTable evolved = shapes.reread(table);
@@ -145,8 +146,11 @@ public final class TableAutoCreator {
         }
     }
 
-    /** The statement, checked against the DDL policy's protected databases. */
-    private String statement(TableInfo table, String targetSchema, String origin, Supplier<String> build) {
+    /**
+     * The statement, checked against the DDL policy's protected databases: parsed there, once, and carried to the
+     * applier as parsed.
+     */
+    private ParsedDdl statement(TableInfo table, String targetSchema, String origin, Supplier<String> build) {
         String sql;
         try {
             sql = build.get();
@@ -161,13 +165,13 @@ public final class TableAutoCreator {
             throw new RowRejectedException("cannot create or evolve the target table of " + table + " from the row at "
                     + origin + ": " + d.reason(), null);
         }
-        return sql;
+        return d.statement();
     }
 
     /** True when the target ran it; false when another task had done it first (or the target skipped it). */
-    private boolean run(TableInfo table, String targetSchema, String sql, DdlChange.Kind kind, long commitTs,
+    private boolean run(TableInfo table, String targetSchema, ParsedDdl statement, DdlChange.Kind kind, long commitTs,
                         String origin) throws SQLException {
-        DdlChange ddl = new DdlChange(table.schema(), table.table(), sql, kind, commitTs);
+        DdlChange ddl = new DdlChange(table.schema(), table.table(), statement.canonical(), kind, commitTs, statement);
         try {
             return applier.runWithRetry(ddl, targetSchema, origin, retry, metrics::retry) == DdlApplier.Outcome.APPLIED;
         } finally {

@@ -1,8 +1,6 @@
 package io.cdcconnect.sink.stmtcache;
 
-import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
-import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 
 import java.util.Collection;
 import java.util.List;
@@ -55,21 +53,15 @@ public final class TableChanges {
     }
 
     /**
-     * A DDL statement ran: the tables its text names changed (unqualified names are in {@code targetSchema},
-     * qualified ones in their database mapped by {@code mapSchema}), or every table when they cannot be told.
+     * A DDL statement ran: the tables it names changed (unqualified names are in {@code targetSchema}, qualified ones
+     * in their database mapped by {@code mapSchema}), or every table when they cannot be told.
      *
-     * @param mysqlDdl the statement as the stream (or auto.create/auto.evolve) wrote it, before any translation
-     * @param qualify  the dialect's {@code schema.table}, quoted
+     * @param names   the statement's {@link ParsedDdl#changedTables()}: null for a database-level statement
+     * @param qualify the dialect's {@code schema.table}, quoted
      * @return the tables recorded as changed, or null when every table was
      */
-    public List<String> ddlRan(String mysqlDdl, String targetSchema, UnaryOperator<String> mapSchema,
+    public List<String> ddlRan(List<ParsedDdl.TableRef> names, String targetSchema, UnaryOperator<String> mapSchema,
                                BinaryOperator<String> qualify) {
-        List<ParsedDdl.TableRef> names;
-        try {
-            names = MySqlDdlParser.parse(mysqlDdl).changedTables();
-        } catch (RefusedDdlException e) {
-            names = null;
-        }
         if (names == null) {
             everythingChanged();
             return null;

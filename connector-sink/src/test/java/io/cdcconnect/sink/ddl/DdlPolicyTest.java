@@ -1,11 +1,13 @@
 package io.cdcconnect.sink.ddl;
 
+import io.cdcconnect.codec.model.DdlChange;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,6 +34,18 @@ class DdlPolicyTest {
                 "-- a comment\nALTER TABLE t ADD INDEX i (v)")) {
             assertEquals(DdlPolicy.Verdict.APPLY, verdict(ALL, sql), sql);
         }
+    }
+
+    @Test
+    void theCheckedStatementTravelsAndAnUncheckedChangeIsNotRun() {
+        DdlPolicy.Decision d = ALL.decide("alter table t add column c int", "shop");
+        DdlChange raw = new DdlChange("shop", "t", "alter table t add column c int", DdlChange.Kind.ALTER, 7);
+        DdlChange checked = raw.checkedAs(d.statement().canonical(), d.statement());
+        assertSame(d.statement(), ParsedDdl.of(checked));
+        assertEquals("ALTER TABLE `t` ADD COLUMN `c` INT", checked.query());
+        assertEquals(7, checked.commitTs());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ParsedDdl.of(raw));
+        assertTrue(e.getMessage().contains("without being checked"), e.getMessage());
     }
 
     @Test

@@ -76,15 +76,13 @@ class DdlTablesTest {
         TableChanges changes = new TableChanges();
         Map<String, String> map = Map.of("src", "dst");
         PostgresDialect pg = new PostgresDialect();
-        assertEquals(List.of("\"dst\".\"docs\"", "\"other\".\"t\""), changes.ddlRan(
-                "DROP TABLE docs, other.t", "dst", s -> map.getOrDefault(s, s), pg::qualified));
-        assertEquals(List.of("\"dst\".\"b\"", "\"dst\".\"c\""), changes.ddlRan(
-                "RENAME TABLE src.b TO src.c", "elsewhere", s -> map.getOrDefault(s, s), pg::qualified));
-        assertEquals(List.of("`dst`.`Docs`"), changes.ddlRan("ALTER TABLE Docs ADD COLUMN x INT", "dst",
+        assertEquals(List.of("\"dst\".\"docs\"", "\"other\".\"t\""), changes.ddlRan(io.cdcconnect.sink.ddl.sql.MySqlDdlParser.parse("DROP TABLE docs, other.t").changedTables(), "dst", s -> map.getOrDefault(s, s), pg::qualified));
+        assertEquals(List.of("\"dst\".\"b\"", "\"dst\".\"c\""), changes.ddlRan(io.cdcconnect.sink.ddl.sql.MySqlDdlParser.parse("RENAME TABLE src.b TO src.c").changedTables(), "elsewhere", s -> map.getOrDefault(s, s), pg::qualified));
+        assertEquals(List.of("`dst`.`Docs`"), changes.ddlRan(io.cdcconnect.sink.ddl.sql.MySqlDdlParser.parse("ALTER TABLE Docs ADD COLUMN x INT").changedTables(), "dst",
                 s -> s, new MariaDbDialect()::qualified));
         // an unqualified name with no database to run in cannot be told
-        assertNull(changes.ddlRan("TRUNCATE t", "", s -> s, pg::qualified));
-        assertNull(changes.ddlRan("DROP DATABASE src", "dst", s -> s, pg::qualified));
+        assertNull(changes.ddlRan(io.cdcconnect.sink.ddl.sql.MySqlDdlParser.parse("TRUNCATE t").changedTables(), "", s -> s, pg::qualified));
+        assertNull(changes.ddlRan(io.cdcconnect.sink.ddl.sql.MySqlDdlParser.parse("DROP DATABASE src").changedTables(), "dst", s -> s, pg::qualified));
     }
 
     @Test

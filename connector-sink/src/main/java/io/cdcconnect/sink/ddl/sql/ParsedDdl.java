@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.ddl.sql;
 
+import io.cdcconnect.codec.model.DdlChange;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -25,7 +27,18 @@ import java.util.function.UnaryOperator;
  * @param pieces    what the statement is written out from
  */
 public record ParsedDdl(Kind kind, List<TableRef> tables, String database, Set<String> schemas,
-                        List<String> columns, List<String> options, List<Piece> pieces) {
+                        List<String> columns, List<String> options, List<Piece> pieces) implements DdlChange.Checked {
+
+    /**
+     * The statement {@code ddl} carries from the sink's check (the record screen, or auto-create's policy check): what
+     * everything after the check reads instead of the text. A change that did not pass the check has none, and is a
+     * defect of the caller: it is refused, never parsed here.
+     */
+    public static ParsedDdl of(DdlChange ddl) {
+        if (ddl.checked() instanceof ParsedDdl p) return p;
+        throw new IllegalStateException("the DDL statement " + ddl.kind() + " of `" + ddl.schema() + "` reached the "
+                + "sink's DDL path without being checked (DdlPolicy.decide): it is not run");
+    }
 
     /** The statement kinds, by the names {@code ddl.apply} lists (the policy, {@code DdlPolicy}, allows them by these). */
     public enum Kind {

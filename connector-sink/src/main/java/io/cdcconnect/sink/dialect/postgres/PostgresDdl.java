@@ -6,9 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
-import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -181,23 +179,8 @@ public final class PostgresDdl {
     }
 
     /**
-     * @param mysqlDdl      one MySQL DDL statement (a trailing {@code ;} is allowed)
-     * @param defaultSchema the PostgreSQL schema of unqualified tables
-     * @param schemaMap     MySQL database name to PostgreSQL schema name, for qualified names and DATABASE DDL
-     */
-    public static Translation translate(String mysqlDdl, String defaultSchema, UnaryOperator<String> schemaMap) {
-        ParsedDdl parsed;
-        try {
-            parsed = MySqlDdlParser.parse(mysqlDdl == null ? "" : mysqlDdl);
-        } catch (RefusedDdlException e) {
-            return Translation.unsupported(e.getMessage());
-        }
-        return translate(parsed, defaultSchema, schemaMap);
-    }
-
-    /**
-     * As {@link #translate(String, String, UnaryOperator)} for a statement already read: the translation reads the
-     * statement's own pieces ({@link ParsedDdl#placed()}), as the sink writes them, not any text of the message.
+     * The PostgreSQL statements with the effect of {@code statement}, read where the sink checked it (never from text
+     * here): the translation reads the statement's own pieces ({@link ParsedDdl#placed()}), as the sink writes them, not any text of the message.
      */
     public static Translation translate(ParsedDdl statement, String defaultSchema, UnaryOperator<String> schemaMap) {
         Objects.requireNonNull(defaultSchema, "defaultSchema");

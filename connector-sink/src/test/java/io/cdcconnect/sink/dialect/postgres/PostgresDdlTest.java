@@ -1,5 +1,8 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
+import io.cdcconnect.sink.ddl.sql.ParsedDdl;
+import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
 import io.cdcconnect.sink.dialect.postgres.PostgresDdl.Translation;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +19,18 @@ class PostgresDdlTest {
     private static final UnaryOperator<String> MAP = db -> db.equals("shop") ? "shop_pg" : db;
 
     private static Translation tr(String sql) {
-        return PostgresDdl.translate(sql, "app", MAP);
+        return translate(sql, "app");
+    }
+
+    /** The statement read as the sink's check reads it, then translated; a statement the reading refuses as such. */
+    private static Translation translate(String sql, String defaultSchema) {
+        ParsedDdl parsed;
+        try {
+            parsed = MySqlDdlParser.parse(sql);
+        } catch (RefusedDdlException e) {
+            return Translation.unsupported(e.getMessage());
+        }
+        return PostgresDdl.translate(parsed, defaultSchema, MAP);
     }
 
     private static List<String> sql(String mysql) {
@@ -135,8 +149,8 @@ class PostgresDdlTest {
     void oddIdentifiersAreQuotedWithCaseKept() {
         assertEquals(List.of("CREATE TABLE IF NOT EXISTS \"My Schema\".\"Odd \"\"T\"\" `x`\" "
                         + "(\"Col A\" integer, \"it's\" text, \"UPPER\" smallint, \"naïve\" date)"),
-                PostgresDdl.translate("CREATE TABLE `Odd \"T\" ``x``` (`Col A` INT, `it's` TEXT, UPPER TINYINT, "
-                        + "naïve DATE)", "My Schema", MAP).statements());
+                translate("CREATE TABLE `Odd \"T\" ``x``` (`Col A` INT, `it's` TEXT, UPPER TINYINT, "
+                        + "naïve DATE)", "My Schema").statements());
         assertEquals(List.of("ALTER TABLE IF EXISTS \"Shop\".\"Orders\" DROP COLUMN IF EXISTS \"Note\""),
                 sql("ALTER TABLE Shop.Orders DROP COLUMN Note"));
     }

@@ -4,7 +4,6 @@ import io.cdcconnect.sink.ddl.control.ControlStore;
 import io.cdcconnect.sink.ddl.control.DdlCoordinator;
 import io.cdcconnect.sink.ddl.control.JdbcControlStore;
 import io.cdcconnect.sink.ddl.control.InMemoryControlStore;
-import io.cdcconnect.sink.ddl.order.DdlBarrier;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.cdcconnect.sink.apply.DataSources;
@@ -40,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClaimStateTest {
 
     private static final String TOPIC = "cdc.shop.orders";
-    private static final String KEY = DdlBarrier.key(7_000L << 18, "shop", "TRUNCATE TABLE `orders`");
+    private static final String KEY = io.cdcconnect.sink.ddl.order.DdlSequencer.key(7_000L << 18, "shop", "TRUNCATE TABLE `orders`");
     private static final SourcePartition P0 = new SourcePartition(TOPIC, 0);
     private static final SourcePartition P1 = new SourcePartition(TOPIC, 1);
     private static final SourcePartition P2 = new SourcePartition(TOPIC, 2);
@@ -224,9 +223,9 @@ class ClaimStateTest {
     @ValueSource(strings = {"jdbc", "memory"})
     void anUncountedStatementIsARunOneOnlyByItsIdentity(String kind) throws Exception {
         ControlStore task = stores(kind).get();
-        String alterA = DdlBarrier.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `a` INT");
-        String alterB = DdlBarrier.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `b` INT");
-        String earlier = DdlBarrier.key(1_000L << 18, "shop", "TRUNCATE TABLE `orders`");
+        String alterA = io.cdcconnect.sink.ddl.order.DdlSequencer.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `a` INT");
+        String alterB = io.cdcconnect.sink.ddl.order.DdlSequencer.key(9_000L << 18, "shop", "ALTER TABLE `orders` ADD COLUMN `b` INT");
+        String earlier = io.cdcconnect.sink.ddl.order.DdlSequencer.key(1_000L << 18, "shop", "TRUNCATE TABLE `orders`");
         task.uncountedRan(TOPIC, alterA, Map.of(P0, 10L, P1, -1L));
         assertTrue(task.uncountedCopyRan(TOPIC, alterA, P0, 10), "its copy delivered again");
         assertTrue(task.uncountedCopyRan(TOPIC, alterA, P1, 4), "the late copy of a partition that passed it");

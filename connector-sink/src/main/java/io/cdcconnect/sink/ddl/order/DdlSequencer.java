@@ -25,12 +25,28 @@ import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
 /**
- * Where DDL statements go among the rows: a statement with copies on several partitions waits ({@link DdlBarrier})
- * until no partition can still deliver a row from before it, holding back the partitions that passed it; with copies on
- * other tasks' partitions too, the tasks agree through the {@link DdlCoordinator}. It then runs once every earlier row
- * is applied ({@link DdlApplier}), its position is made durable ({@link DdlCheckpoint}), and the partitions that
- * waited for it flow again. The partitions' records wait in their {@link PartitionHolds}, which this holds and releases.
- * Used from the task thread only.
+ * Where DDL statements go among the rows: the one owner of the statements waiting, their copies, claims and runs.
+ * A statement with copies on several partitions waits until no partition can still deliver a row from before it,
+ * holding back the partitions that passed it; with copies on other tasks' partitions too, the tasks agree through the
+ * {@link DdlCoordinator}. It then runs once every earlier row is applied ({@link DdlApplier}), beside the task thread,
+ * its position is made durable ({@code DdlCheckpoint}), and the partitions that waited for it flow again. The
+ * partitions' records wait in their {@link PartitionHolds}, which this holds and releases. Used from the task thread
+ * only.
+ *
+ * <p>Only data says a partition has passed a statement (docs/ordering.md):
+ * <ul>
+ *     <li>it delivers its copy of the statement;</li>
+ *     <li>the sink's store says the partition's copy was handled by an earlier owner;</li>
+ *     <li>for a statement whose producer did not count its copies (TiCDC: no {@code cdc-connect.ddl.partitions}
+ *     header), also an event whose TiCDC commit ts is after the statement's, or a watermark at or after it: TiCDC
+ *     writes every row committed before a DDL to every partition before the DDL, and a watermark says every change up
+ *     to it has been written. A statement with counted copies (cdc-connect's source) waits for its copies only.</li>
+ * </ul>
+ * Silence is not evidence: a partition that delivers nothing holds the statement, however long (the sink warns after
+ * {@code ddl.barrier.timeout.ms}, and never runs the statement without its partitions). Several statements of one
+ * topic may wait at once: a partition that lags is still at an earlier statement while another has reached a later
+ * one (after a rebalance or a restart, each resumes from its own committed offset); each partition is at most at one
+ * of them, and a statement is complete when every assigned partition of its topic passed it.
  */
 public final class DdlSequencer {
 
@@ -54,10 +70,14 @@ public final class DdlSequencer {
     private final ControlStore control;
     private final ReplayRules replays;
     private final TableShapes shapes;
-    private final DdlBarrier barrier = new DdlBarrier();
     private final PartitionHolds gates;
-    /** Per topic, the statements waiting, by key. */
-    private final Map<String, Map<String, HeldDdl>> heldDdls = new HashMap<>();
+    /** The partitions assigned to the task (or seen in records, before any assignment was announced). */
+    private final Set<SourcePartition> assigned = new java.util.HashSet<>();
+    /**
+     * Per topic, the statements waiting, by {@link HeldDdl#pendingKey}, in the order their first copy came: the one
+     * record of them (each knows the partitions that passed it).
+     */
+    private final Map<String, java.util.LinkedHashMap<String, HeldDdl>> pending = new HashMap<>();
     /**
      * Per topic, the last statement released by the barrier, and the partitions that passed it without their copy
      * (their data showed it): that copy, when it comes, has run. A copy from any other partition is the statement sent
@@ -94,13 +114,18 @@ public final class DdlSequencer {
 
     /** A partition assigned to the task: a DDL barrier waits for it. */
     public void assign(SourcePartition p) {
-        barrier.assign(p);
+        assigned.add(p);
         replays.assigned();
     }
 
     /** A record arrived from {@code p}. */
     public void delivered(SourcePartition p) {
-        if (!barrier.isAssigned(p)) barrier.assign(p);
+        assigned.add(p);
+    }
+
+    /** The identity of a statement: copies of it on several partitions share it. */
+    public static String key(long commitTs, String schema, String query) {
+        return commitTs + "\u0000" + schema + "\u0000" + query;
     }
 
     /**
@@ -114,25 +139,66 @@ public final class DdlSequencer {
 
     /** Whether a statement waits on any topic. */
     public boolean waiting() {
-        return !barrier.pendingTopics().isEmpty();
+        return !pending.isEmpty();
     }
 
     /** Whether a statement waits on {@code topic}. */
     public boolean isPending(String topic) {
-        return barrier.isPending(topic);
+        return pending.containsKey(topic);
     }
 
     /** The statements waiting and which partitions passed them, for a failure's message. */
     public String describe() {
         StringBuilder b = new StringBuilder();
-        for (String topic : barrier.pendingTopics()) {
-            for (String key : barrier.pendingKeys(topic)) {
-                b.append("[").append(key.replace('\u0000', ' ')).append(": passed ").append(barrier.passed(topic, key))
-                        .append(", missing ").append(barrier.missing(topic, key)).append("] ");
+        for (String topic : pendingTopics()) {
+            for (HeldDdl held : pending.get(topic).values()) {
+                b.append("[").append(held.pendingKey.replace('\u0000', ' ')).append(": passed ").append(held.passed)
+                        .append(", missing ").append(missing(held)).append("] ");
             }
         }
         return b.isEmpty() ? "none" : b.toString().trim();
     }
+
+    /**
+     * Topics with a statement waiting, sorted: the order statements of several topics are looked at is the same in
+     * every run (a hash set's order changes from one JVM to the next, and the simulation replays a seed exactly).
+     */
+    private List<String> pendingTopics() {
+        return new java.util.ArrayList<>(new java.util.TreeSet<>(pending.keySet()));
+    }
+
+    /** The statements waiting on {@code topic}, in the order their first copy came (a copy: the caller may change it). */
+    private List<HeldDdl> pendingOf(String topic) {
+        Map<String, HeldDdl> held = pending.get(topic);
+        return held == null ? List.of() : new java.util.ArrayList<>(held.values());
+    }
+
+    /** Assigned partitions of the statement's topic that have not passed it. */
+    private Set<SourcePartition> missing(HeldDdl held) {
+        Set<SourcePartition> out = new java.util.LinkedHashSet<>();
+        for (SourcePartition p : assigned) {
+            if (p.topic().equals(held.topic) && !held.passed.containsKey(p)) out.add(p);
+        }
+        return out;
+    }
+
+    /**
+     * The uncounted statements waiting on {@code p}'s topic that an event committed at {@code ts} shows {@code p} has
+     * passed: committed before it (for a watermark, at or before it). Unknown times (0) show nothing; statements with
+     * counted copies are passed by their copies only.
+     */
+    private List<HeldDdl> shownPassed(SourcePartition p, long ts, boolean watermark) {
+        if (ts <= 0) return List.of();
+        List<HeldDdl> out = new java.util.ArrayList<>();
+        for (HeldDdl s : pending.getOrDefault(p.topic(), EMPTY).values()) {
+            long commitTs = s.ddl.commitTs();
+            if (s.copies > 0 || commitTs <= 0 || s.passed.containsKey(p)) continue;
+            if (watermark ? ts >= commitTs : ts > commitTs) out.add(s);
+        }
+        return out;
+    }
+
+    private static final java.util.LinkedHashMap<String, HeldDdl> EMPTY = new java.util.LinkedHashMap<>();
 
     /** Every replay decision ({@link ReplayRules}). */
     public ReplayRules replays() {
@@ -141,7 +207,7 @@ public final class DdlSequencer {
 
     /** The events of {@code e}'s partition show it passed statements waiting on its topic (uncounted: TiCDC). */
     public boolean passes(SourcePartition p, ChangeEvent e) {
-        return barrier.showsPassed(p, e.commitTs(), e instanceof Watermark);
+        return !shownPassed(p, e.commitTs(), e instanceof Watermark).isEmpty();
     }
 
     /**
@@ -150,8 +216,11 @@ public final class DdlSequencer {
      */
     public void holdPassed(SourcePartition p, ChangeEvent e, long offset, List<ChangeEvent> rest, long bytes,
                            int ddlCopies) {
-        List<String> keys = barrier.shownPassed(p, e.commitTs(), e instanceof Watermark);
-        for (String key : keys) barrier.passed(p, key);
+        List<String> keys = new java.util.ArrayList<>();
+        for (HeldDdl held : shownPassed(p, e.commitTs(), e instanceof Watermark)) {
+            held.passed.putIfAbsent(p, -1L);
+            keys.add(held.pendingKey);
+        }
         gates.hold(p, keys, new PendingRecord(p, offset, List.copyOf(rest), bytes, ddlCopies));
         releaseAll(p.topic());
     }
@@ -176,7 +245,7 @@ public final class DdlSequencer {
                     + "per task. Set " + SinkConfig.DDL_CHECKPOINT_DATABASE + " (e.g. cdc_connect), or tasks.max=1 "
                     + "(docs/ordering.md)");
         }
-        String key = DdlBarrier.key(ddl.commitTs(), ddl.schema(), ddl.query());
+        String key = key(ddl.commitTs(), ddl.schema(), ddl.query());
         if (ddlCopies > 1 && control.enabled() && copyRan(topic, key, partition, offset)) {
             // an earlier owner of the partition handled this copy, and its sending ran: nothing left to do
             LOG.warn("The DDL at {} skipped: its sending ran before this task received the copy again (an earlier "
@@ -227,9 +296,11 @@ public final class DdlSequencer {
         // earlier sending of the same statement while another is at a later one
         ControlStore.Sending sending = ddlCopies > 1 && control.enabled() ? sending(topic, key, partition, offset) : null;
         String pendingKey = HeldDdl.pendingKey(key, sending);
-        barrier.arrive(partition, pendingKey, ddl.commitTs(), offset, System.currentTimeMillis(), ddlCopies > 0);
-        heldDdls.computeIfAbsent(topic, t -> new java.util.LinkedHashMap<>())
-                .putIfAbsent(pendingKey, new HeldDdl(ddl, key, partition, offset, ddlCopies, sending));
+        // the first copy starts its wait (the time only dates the warning after ddl.barrier.timeout.ms)
+        pending.computeIfAbsent(topic, t -> new java.util.LinkedHashMap<>())
+                .computeIfAbsent(pendingKey, k -> new HeldDdl(ddl, key, partition, offset, ddlCopies, sending,
+                        System.currentTimeMillis()))
+                .passed.merge(partition, offset, Math::max);
         // the rest of this record, and every later record of the partition, waits for the statement
         gates.hold(partition, List.of(pendingKey), new PendingRecord(partition, offset, List.copyOf(rest), restBytes, 0));
         releaseAll(topic);
@@ -284,11 +355,12 @@ public final class DdlSequencer {
      * (its partitions' new owners run it). A task never claims a statement for a partition it does not hold.
      */
     public void unassign(SourcePartition p) {
-        barrier.unassign(p);
-        for (HeldDdl held : heldDdls.getOrDefault(p.topic(), Map.of()).values()) {
+        assigned.remove(p);
+        for (HeldDdl held : pending.getOrDefault(p.topic(), EMPTY).values()) {
+            held.passed.remove(p);
             if (!held.partition.equals(p)) continue;
             Map.Entry<SourcePartition, Long> home = null;
-            for (Map.Entry<SourcePartition, Long> e : barrier.passed(p.topic(), held.pendingKey).entrySet()) {
+            for (Map.Entry<SourcePartition, Long> e : held.passed.entrySet()) {
                 if (home == null || home.getValue() < 0 && e.getValue() >= 0) home = e;
             }
             if (home != null) held.rehome(home.getKey(), home.getValue());
@@ -298,7 +370,7 @@ public final class DdlSequencer {
     /** Revoked partitions' rows are applied: their checkpoint is forgotten; a statement may have waited only for them. */
     public void forgotten(Collection<SourcePartition> partitions) {
         for (SourcePartition p : partitions) control.forget(p);
-        for (String topic : barrier.pendingTopics()) releaseAll(topic);
+        for (String topic : pendingTopics()) releaseAll(topic);
     }
 
     /** Runs every waiting statement of the topic that every assigned partition has passed, until none is left. */
@@ -308,10 +380,10 @@ public final class DdlSequencer {
             if (finishRunning()) continue;
             if (running != null) return; // one statement at a time
             progress = false;
-            for (String key : barrier.pendingKeys(topic)) {
+            for (HeldDdl held : pendingOf(topic)) {
                 if (running != null) return;
-                if (!releasable(topic, key)) continue;
-                if (release(topic, key)) {
+                if (!releasable(held)) continue;
+                if (release(held)) {
                     progress = true;
                     break;
                 }
@@ -323,13 +395,12 @@ public final class DdlSequencer {
      * Whether every assigned partition passed the statement (by its copy, its data or the store), and, for an
      * uncounted statement, no statement committed before it still waits (their order is their TiCDC commit ts).
      */
-    private boolean releasable(String topic, String key) {
-        HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
+    private boolean releasable(HeldDdl held) {
         // sent only to the partition that holds every row of its table: it passed it
-        if (held != null && held.copies == 1) return true;
-        if (!barrier.complete(topic, key) && !passedByStore(topic, key)) return false;
-        if (held == null || held.copies > 0) return true;
-        for (HeldDdl other : heldDdls.get(topic).values()) {
+        if (held.copies == 1) return true;
+        if (!missing(held).isEmpty() && !passedByStore(held)) return false;
+        if (held.copies > 0) return true;
+        for (HeldDdl other : pending.get(held.topic).values()) {
             if (other != held && other.ddl.commitTs() < held.ddl.commitTs()) return false;
         }
         return true;
@@ -342,47 +413,44 @@ public final class DdlSequencer {
      *
      * @return whether every assigned partition of the topic has now passed the statement
      */
-    private boolean passedByStore(String topic, String key) {
-        HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
-        if (held == null || held.copies <= 1 || !control.enabled()) return false;
-        Set<SourcePartition> missing = barrier.missing(topic, key);
+    private boolean passedByStore(HeldDdl held) {
+        if (held.copies <= 1 || !control.enabled()) return false;
+        Set<SourcePartition> missing = missing(held);
         if (missing.isEmpty()) return false;
         try {
-            Set<Integer> stored = control.arrivals(topic, held.sending.id());
+            Set<Integer> stored = control.arrivals(held.topic, held.sending.id());
             for (SourcePartition p : missing) {
                 if (!stored.contains(p.partition())) continue;
-                barrier.passed(p, key);
-                gates.hold(p, key);
+                held.passed.putIfAbsent(p, -1L);
+                gates.hold(p, held.pendingKey);
             }
         } catch (java.sql.SQLException e) {
             throw new io.cdcconnect.sink.apply.ApplyException("cannot read which partitions passed the DDL at "
                     + held.partition + "@" + held.offset + " from " + config.ddlCheckpointDatabase() + ": "
                     + e.getMessage(), e);
         }
-        return barrier.complete(topic, key);
+        return missing(held).isEmpty();
     }
 
     /** Runs (or learns another task ran) a statement every partition passed; false while other tasks' still wait. */
-    private boolean release(String topic, String key) {
+    private boolean release(HeldDdl held) {
         if (running != null) return false; // one statement at a time
-        Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
-        HeldDdl held = waiting.get(key);
-        Map<SourcePartition, Long> passed = barrier.passed(topic, key);
-        if (held == null || passed.isEmpty()) {
+        String topic = held.topic;
+        String key = held.pendingKey;
+        if (held.passed.isEmpty()) {
             // every partition that held it was revoked: its new owner runs the statement
-            waiting.remove(key);
-            for (SourcePartition p : barrier.release(topic, key).keySet()) gates.unhold(p, key);
+            forget(held);
             return true;
         }
         Map<SourcePartition, Long> copies = new HashMap<>();
-        passed.forEach((p, o) -> {
+        held.passed.forEach((p, o) -> {
             if (o >= 0) copies.put(p, o);
         });
         boolean run = true;
         if (held.copies > 1 && control.enabled()) {
             // copies went to several partitions, which may be (or, after a rebalance, may have been) other tasks':
             // all of them must pass it, and one task runs it, once (ddl_run), whichever task holds them
-            DdlCoordinator.State state = held.coordinate(topic, barrier, control, runner, config);
+            DdlCoordinator.State state = held.coordinate(topic, Set.copyOf(assigned), control, runner, config);
             if (state == DdlCoordinator.State.WAIT) return false;
             run = state == DdlCoordinator.State.RUN;
         }
@@ -457,7 +525,7 @@ public final class DdlSequencer {
         HeldDdl held = r.held();
         String topic = r.topic();
         // the partitions that passed it and still are this task's (some may have been revoked, or given back, since)
-        Map<SourcePartition, Long> passed = barrier.passed(topic, r.key());
+        Map<SourcePartition, Long> passed = new java.util.LinkedHashMap<>(held.passed);
         Map<SourcePartition, Long> copies = new HashMap<>();
         passed.forEach((p, o) -> {
             if (o >= 0) copies.put(p, o);
@@ -473,10 +541,8 @@ public final class DdlSequencer {
 
     /** The statement with {@code key} ran (here or elsewhere): its partitions flow again, in order. */
     private void released(String topic, String key, HeldDdl held) {
-        Map<String, HeldDdl> waiting = heldDdls.getOrDefault(topic, new HashMap<>());
-        waiting.remove(key);
-        if (waiting.isEmpty()) heldDdls.remove(topic);
-        Map<SourcePartition, Long> passed = barrier.release(topic, key);
+        forget(held);
+        Map<SourcePartition, Long> passed = held.passed;
         lastReleased.put(topic, held.key);
         // (only an uncounted statement is passed on evidence before its copy: a counted one's partition passes without
         // its copy only when an earlier owner handled the copy, which the checkpoint skips now)
@@ -489,6 +555,14 @@ public final class DdlSequencer {
         finished++;
         // each partition flows again once it waits for no other statement: its records go on in their order
         for (SourcePartition p : passed.keySet()) gates.unhold(p, key);
+    }
+
+    /** The statement no longer waits. */
+    private void forget(HeldDdl held) {
+        Map<String, HeldDdl> waiting = pending.get(held.topic);
+        if (waiting == null) return;
+        waiting.remove(held.pendingKey);
+        if (waiting.isEmpty()) pending.remove(held.topic);
     }
 
     /**
@@ -511,23 +585,21 @@ public final class DdlSequencer {
         long now = System.currentTimeMillis();
         finishRunning();
         boolean ask = false;
-        for (String topic : barrier.pendingTopics()) {
+        for (String topic : pendingTopics()) {
             releaseAll(topic);
-            for (String key : barrier.pendingKeys(topic)) {
-                HeldDdl held = heldDdls.getOrDefault(topic, Map.of()).get(key);
-                if (held != null && held.arrived || running != null) ask = true;
-                String id = topic + '\u0000' + key;
-                long since = Math.max(barrier.waitingSince(topic, key), warnedAt.getOrDefault(id, 0L));
+            for (HeldDdl held : pendingOf(topic)) {
+                if (held.arrived || running != null) ask = true;
+                String id = topic + '\u0000' + held.pendingKey;
+                long since = Math.max(held.since, warnedAt.getOrDefault(id, 0L));
                 if (now - since <= config.ddlBarrierTimeoutMs()) continue;
                 warnedAt.put(id, now);
                 metrics.ddlWaitTimeout();
                 LOG.warn("The DDL at {} has waited more than {} ms ({}) for partitions {} of this task to pass it{}. It "
                                 + "runs only once every partition has delivered its copy{}: a partition that delivers "
-                                + "nothing holds it (docs/ordering.md)", held == null ? topic
-                                : held.partition + "@" + held.offset, config.ddlBarrierTimeoutMs(),
-                        SinkConfig.DDL_BARRIER_TIMEOUT_MS, barrier.missing(topic, key),
-                        held != null && held.arrived ? ", or the other tasks to pass it" : "",
-                        held != null && held.copies > 0 ? "" : " or a later event or watermark");
+                                + "nothing holds it (docs/ordering.md)", held.partition + "@" + held.offset,
+                        config.ddlBarrierTimeoutMs(), SinkConfig.DDL_BARRIER_TIMEOUT_MS, missing(held),
+                        held.arrived ? ", or the other tasks to pass it" : "",
+                        held.copies > 0 ? "" : " or a later event or watermark");
             }
         }
         return ask;

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 import java.sql.SQLException;
 
 /**
- * A DDL waiting for the other partitions to pass it, and where its first copy came from; with copies on other tasks'
- * partitions, where it stands with those tasks ({@link DdlCoordinator}).
+ * A DDL waiting for the other partitions to pass it: which of the task's partitions passed it (by their copy, their
+ * data or the store), where it is claimed for, and, with copies on other tasks' partitions, where it stands with those
+ * tasks ({@link DdlCoordinator}). Its state belongs to the {@link DdlSequencer}, which alone changes it.
  */
 final class HeldDdl {
     private static final Logger LOG = LoggerFactory.getLogger(HeldDdl.class);
@@ -30,12 +31,21 @@ final class HeldDdl {
     long offset;
     /** Partitions the producer sent the statement to (0: unknown). */
     final int copies;
-    /** {@link DdlBarrier#key}: copies of the statement share it. */
+    /** {@link DdlSequencer#key}: copies of the statement share it. */
     final String key;
     /** Which sending of the statement this is ({@link ControlStore#sending}; null: not coordinated). */
     final ControlStore.Sending sending;
-    /** The barrier's key of this sending: the statement's key, and the sending's number when coordinated. */
+    /** The key it waits under: the statement's key, and the sending's number when coordinated. */
     final String pendingKey;
+    /** Its topic. */
+    final String topic;
+    /** When its first copy came (epoch ms): only dates the warning after {@code ddl.barrier.timeout.ms}. */
+    final long since;
+    /**
+     * The task's partitions that passed it, in the order they did, with the offset of their copy (-1: passed it
+     * another way: its data showed it, or the store says an earlier owner handled its copy).
+     */
+    final java.util.Map<SourcePartition, Long> passed = new java.util.LinkedHashMap<>();
     /** Its id in the coordinator's tables. */
     String id;
     /** Whether this task recorded its partitions' arrival with the coordinator. */
@@ -45,8 +55,10 @@ final class HeldDdl {
     long coordinatedSince;
 
     HeldDdl(DdlChange ddl, String key, SourcePartition partition, long offset, int copies,
-            ControlStore.Sending sending) {
+            ControlStore.Sending sending, long since) {
         this.ddl = ddl;
+        this.topic = partition.topic();
+        this.since = since;
         this.key = key;
         this.sending = sending;
         this.id = sending == null ? null : sending.id();
@@ -62,26 +74,26 @@ final class HeldDdl {
      * every {@code CdcSinkTask.RECHECK_MS} while a statement waits). Past {@code ddl.barrier.timeout.ms}
      * the task warns, and keeps waiting: it never runs a statement without its claim (docs/ordering.md).
      */
-    DdlCoordinator.State coordinate(String topic, DdlBarrier barrier, ControlStore coordinator, DdlRunner runner,
-                                    SinkConfig config) {
+    DdlCoordinator.State coordinate(String topic, java.util.Set<SourcePartition> assigned, ControlStore coordinator,
+                                    DdlRunner runner, SinkConfig config) {
         long now = System.currentTimeMillis();
         try {
             if (!arrived) {
                 runner.drainBefore(partition, offset);
                 runner.checkpointApplied();
-                coordinator.sending(topic, key, barrier.passed(topic, pendingKey)); // every copy this task holds
+                coordinator.sending(topic, key, new java.util.LinkedHashMap<>(passed)); // every copy this task holds
                 // every partition that passed it, by its copy or otherwise: none has anything before it (a partition
                 // that passed it otherwise would never be counted, and every task would wait for good)
-                coordinator.arrive(topic, id, barrier.passed(topic, pendingKey).keySet());
-                recorded.addAll(barrier.passed(topic, pendingKey).keySet());
+                coordinator.arrive(topic, id, new java.util.LinkedHashMap<>(passed).keySet());
+                recorded.addAll(new java.util.LinkedHashMap<>(passed).keySet());
                 arrived = true;
                 coordinatedSince = now;
                 LOG.info("The DDL at {}@{} (sending {}) reached {} of its {} partitions on this task {}; waiting for the "
-                        + "other tasks'", partition, offset, sending.number(), barrier.passed(topic, pendingKey).size(), copies,
-                        barrier.passed(topic, pendingKey));
-            } else if (!recorded.containsAll(barrier.passed(topic, pendingKey).keySet())) {
+                        + "other tasks'", partition, offset, sending.number(), new java.util.LinkedHashMap<>(passed).size(), copies,
+                        new java.util.LinkedHashMap<>(passed));
+            } else if (!recorded.containsAll(new java.util.LinkedHashMap<>(passed).keySet())) {
                 // partitions assigned since, which have passed it too: their rows before it are applied first
-                java.util.Map<SourcePartition, Long> fresh = new java.util.HashMap<>(barrier.passed(topic, pendingKey));
+                java.util.Map<SourcePartition, Long> fresh = new java.util.HashMap<>(passed);
                 fresh.keySet().removeAll(recorded);
                 runner.drainBefore(partition, offset);
                 runner.checkpointApplied();
@@ -89,7 +101,7 @@ final class HeldDdl {
                 coordinator.arrive(topic, id, fresh.keySet());
                 recorded.addAll(fresh.keySet());
             }
-            DdlCoordinator.State state = coordinator.state(topic, key, sending, copies, barrier.assignedPartitions(),
+            DdlCoordinator.State state = coordinator.state(topic, key, sending, copies, assigned,
                     partition);
             if (state == DdlCoordinator.State.WAIT && now - coordinatedSince > config.ddlBarrierTimeoutMs()) {
                 coordinatedSince = now;

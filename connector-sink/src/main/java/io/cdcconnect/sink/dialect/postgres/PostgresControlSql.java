@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.sink.dialect.postgres.ddl.PostgresDdl;
 import io.cdcconnect.sink.dialect.StandardControlSql;
 
 /** The sink's own tables in a PostgreSQL schema. */

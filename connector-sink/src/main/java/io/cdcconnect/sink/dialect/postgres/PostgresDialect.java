@@ -1,5 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.sink.dialect.postgres.ddl.PostgresDdl;
 import io.cdcconnect.codec.canal.CanalTypes;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;

@@ -1,9 +1,13 @@
 package io.cdcconnect.sink.dialect.postgres;
 
+import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes;
+
+import static io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.hex;
+import static io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.show;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dialect.postgres.PostgresTypes.PgKind;
+import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.PgKind;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -75,7 +79,6 @@ import java.util.List;
  */
 public final class PostgresValues {
 
-    private static final int SHOWN = 40;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private PostgresValues() {
@@ -357,17 +360,6 @@ public final class PostgresValues {
         }
     }
 
-    static String hex(byte[] b) {
-        char[] out = new char[2 + b.length * 2];
-        out[0] = '\\';
-        out[1] = 'x';
-        for (int i = 0; i < b.length; i++) {
-            out[2 + 2 * i] = HEX[(b[i] >> 4) & 0xf];
-            out[3 + 2 * i] = HEX[b[i] & 0xf];
-        }
-        return new String(out);
-    }
-
     private static String uuid(byte[] b) {
         StringBuilder sb = new StringBuilder(36);
         for (int i = 0; i < 16; i++) {
@@ -378,16 +370,4 @@ public final class PostgresValues {
     }
 
     /** A value for a message: quoted, NUL shown as \0, cut to about 40 characters. */
-    static String show(String s) {
-        String cut = s.length() > SHOWN ? s.substring(0, SHOWN) + "..." : s;
-        return "'" + cut.replace("\0", "\\0") + "'";
-    }
-
-    static String show(byte[] b) {
-        int n = Math.min(b.length, SHOWN / 2);
-        StringBuilder sb = new StringBuilder("0x");
-        for (int i = 0; i < n; i++) sb.append(HEX[(b[i] >> 4) & 0xf]).append(HEX[b[i] & 0xf]);
-        if (n < b.length) sb.append("...");
-        return sb.toString();
-    }
 }

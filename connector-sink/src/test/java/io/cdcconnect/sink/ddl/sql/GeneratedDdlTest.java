@@ -75,8 +75,8 @@ class GeneratedDdlTest {
                 assertEquals(d.statement().tables().size(), again.tables().size(), "seed " + seed + ": " + sql);
             }
             // the PostgreSQL translation reads the same statement: it translates it or says why not, nothing else
-            io.cdcconnect.sink.dialect.postgres.PostgresDdl.Translation pg =
-                    io.cdcconnect.sink.dialect.postgres.PostgresDdl.translate(d.statement(), "shop_replica", MAPPER);
+            io.cdcconnect.sink.dialect.postgres.ddl.PostgresDdl.Translation pg =
+                    io.cdcconnect.sink.dialect.postgres.ddl.PostgresDdl.translate(d.statement(), "shop_replica", MAPPER);
             assertTrue(pg.supported() || !pg.unsupported().isBlank(), "seed " + seed + ": " + sql + " -> " + pg);
 
         }

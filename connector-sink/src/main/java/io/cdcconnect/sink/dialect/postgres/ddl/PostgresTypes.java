@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect.postgres;
+package io.cdcconnect.sink.dialect.postgres.ddl;
 
 import io.cdcconnect.codec.model.ColumnInfo;
 
@@ -315,5 +315,35 @@ public final class PostgresTypes {
 
     private static IllegalArgumentException unknown(String type) {
         return new IllegalArgumentException("MySQL column type '" + type + "' has no PostgreSQL type");
+    }
+
+    private static final int SHOWN = 40;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** {@code b} as a bytea literal's text, {@code \\x...}. */
+    public static String hex(byte[] b) {
+        char[] out = new char[2 + b.length * 2];
+        out[0] = '\\';
+        out[1] = 'x';
+        for (int i = 0; i < b.length; i++) {
+            out[2 + 2 * i] = HEX[(b[i] >> 4) & 0xf];
+            out[3 + 2 * i] = HEX[b[i] & 0xf];
+        }
+        return new String(out);
+    }
+
+    /** A value for a message: quoted, cut to 40 characters, NUL shown. */
+    public static String show(String s) {
+        String cut = s.length() > SHOWN ? s.substring(0, SHOWN) + "..." : s;
+        return "'" + cut.replace("\0", "\\0") + "'";
+    }
+
+    /** Bytes for a message: hex, cut to 20 bytes. */
+    public static String show(byte[] b) {
+        int n = Math.min(b.length, SHOWN / 2);
+        StringBuilder sb = new StringBuilder("0x");
+        for (int i = 0; i < n; i++) sb.append(HEX[(b[i] >> 4) & 0xf]).append(HEX[b[i] & 0xf]);
+        if (n < b.length) sb.append("...");
+        return sb.toString();
     }
 }

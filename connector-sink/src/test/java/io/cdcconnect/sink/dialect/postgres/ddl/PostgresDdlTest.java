@@ -1,9 +1,9 @@
-package io.cdcconnect.sink.dialect.postgres;
+package io.cdcconnect.sink.dialect.postgres.ddl;
 
 import io.cdcconnect.sink.ddl.sql.MySqlDdlParser;
 import io.cdcconnect.sink.ddl.sql.ParsedDdl;
 import io.cdcconnect.sink.ddl.sql.RefusedDdlException;
-import io.cdcconnect.sink.dialect.postgres.PostgresDdl.Translation;
+import io.cdcconnect.sink.dialect.postgres.ddl.PostgresDdl.Translation;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

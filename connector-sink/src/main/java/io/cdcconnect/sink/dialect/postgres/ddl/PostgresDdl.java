@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect.postgres;
+package io.cdcconnect.sink.dialect.postgres.ddl;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -284,7 +284,7 @@ public final class PostgresDdl {
      * least-privileged user whose schema was made for it (docs/migration-mysql-to-postgresql.md, step 2); this one
      * asks the catalog first and sends nothing the user may not do.
      */
-    static String createSchemaIfMissing(String name) {
+    public static String createSchemaIfMissing(String name) {
         String literal = "'" + name.replace("'", "''") + "'";
         return "DO $cdc$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = " + literal
                 + ") THEN CREATE SCHEMA IF NOT EXISTS " + q(name) + "; END IF; END $cdc$";
@@ -301,7 +301,7 @@ public final class PostgresDdl {
      * The PostgreSQL name of MySQL index {@code index} of table {@code table}: {@code table_index}, cut to 54 bytes
      * plus {@code _} and 8 hex digits of the full name's hash when longer than 63 bytes.
      */
-    static String indexName(String table, String index) {
+    public static String indexName(String table, String index) {
         String full = table + "_" + index;
         if (full.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_BYTES) return full;
         String hash = String.format("%08x", full.hashCode());
@@ -1147,7 +1147,7 @@ public final class PostgresDdl {
                 next();
                 String s = t.text;
                 if (s.indexOf('\0') >= 0) return dropDefault(c, s);
-                if (pgType.equals("bytea")) return lit(PostgresValues.hex(s.getBytes(StandardCharsets.UTF_8)));
+                if (pgType.equals("bytea")) return lit(PostgresTypes.hex(s.getBytes(StandardCharsets.UTF_8)));
                 if (pgType.startsWith("bit(")) return dropDefault(c, s);
                 if ((pgType.equals("date") || pgType.startsWith("timestamp")) && zeroDate(s)) {
                     return dropDefault(c, s);
@@ -1157,7 +1157,7 @@ public final class PostgresDdl {
             if (t.type == T.HEX || t.type == T.BITS) {
                 next();
                 byte[] bytes = t.type == T.HEX ? hexBytes(t.text) : null;
-                if (pgType.equals("bytea") && bytes != null) return lit(PostgresValues.hex(bytes));
+                if (pgType.equals("bytea") && bytes != null) return lit(PostgresTypes.hex(bytes));
                 try {
                     long v = t.type == T.HEX ? (t.text.isEmpty() ? 0 : Long.parseUnsignedLong(t.text, 16))
                             : (t.text.isEmpty() ? 0 : Long.parseUnsignedLong(t.text, 2));
@@ -1175,7 +1175,7 @@ public final class PostgresDdl {
         }
 
         String dropDefault(Column c, String what) {
-            warnings.add("DEFAULT " + PostgresValues.show(what) + " of column `" + c.name + "` dropped: it has no "
+            warnings.add("DEFAULT " + PostgresTypes.show(what) + " of column `" + c.name + "` dropped: it has no "
                     + "PostgreSQL literal");
             return null;
         }

@@ -122,6 +122,9 @@ public final class BenchReport {
         }
         md.append("\n\n");
         appendColdWarm(md, o, sinks, cold);
+        List<SinkPhase.Result> all = new java.util.ArrayList<>(cold);
+        all.addAll(sinks);
+        appendWorkerThreads(md, all);
         appendShapes(md, o, sinks, breakdown);
         appendPostgres(md, o, pg);
         appendGoals(md, sources, sinks, w.tables());
@@ -524,6 +527,34 @@ public final class BenchReport {
     }
 
     /** CPU-seconds per million rows, one decimal; "–" when not measured. */
+    /**
+     * Where each sink's worker spent its CPU over the window, by group of threads (Linux's per-thread times; names cut
+     * to 15 bytes, digits folded to #): JIT compilers, GC, Connect's task and consumer, the sink's workers, TLS.
+     */
+    private static void appendWorkerThreads(StringBuilder md, List<SinkPhase.Result> sinks) {
+        StringBuilder rows = new StringBuilder();
+        for (SinkPhase.Result r : sinks) {
+            if (r.counters() == null) continue;
+            Map<String, Double> t = r.counters().threads(SinkPhase.WORKER_CPU);
+            if (t.isEmpty()) continue;
+            double total = r.counters().cpu(SinkPhase.WORKER_CPU);
+            StringBuilder cells = new StringBuilder();
+            int n = 0;
+            for (Map.Entry<String, Double> e : t.entrySet()) {
+                if (n++ == 10) break;
+                cells.append(cells.length() == 0 ? "" : ", ").append('`').append(e.getKey()).append("` ")
+                        .append(String.format(java.util.Locale.ROOT, "%.2f s", e.getValue()));
+            }
+            rows.append("| ").append(r.variant().label()).append(" | ")
+                    .append(String.format(java.util.Locale.ROOT, "%.2f", total)).append(" | ").append(cells)
+                    .append(" |\n");
+        }
+        if (rows.length() == 0) return;
+        md.append("### Worker CPU by thread\n\nCPU-seconds of the Connect worker over each run, by thread (the ten "
+                + "largest groups; Linux keeps 15 bytes of a name, digits shown as #).\n\n")
+                .append("| sink | worker CPU s | largest thread groups |\n|---|---:|---|\n").append(rows).append("\n");
+    }
+
     static String perMillion(double cpuSeconds, long rows) {
         return Double.isNaN(cpuSeconds) || rows <= 0 ? "–" : String.format(java.util.Locale.ROOT, "%.1f", cpuSeconds * 1e6 / rows);
     }

@@ -36,7 +36,16 @@ public final class ServerCounters implements AutoCloseable {
 
     /** Counters of one variant: after minus before. */
     public record Delta(Map<String, Long> counters, long peakPreparedStatements, long ownStatements,
-                        Map<String, Long> secondHalf, Map<String, Double> cpuSeconds) {
+                        Map<String, Long> secondHalf, Map<String, Double> cpuSeconds,
+                        Map<String, Map<String, Double>> threadCpuSeconds) {
+        /**
+         * CPU-seconds of the process watched as {@code name} over the window, by group of threads
+         * ({@link ProcessCpu#threads}), largest first; empty when it cannot be told.
+         */
+        public Map<String, Double> threads(String name) {
+            return threadCpuSeconds.getOrDefault(name, Map.of());
+        }
+
         /** CPU-seconds (user + system, all threads) of the process watched as {@code name} over the window. */
         public double cpu(String name) {
             return cpuSeconds.getOrDefault(name, Double.NaN);
@@ -74,6 +83,7 @@ public final class ServerCounters implements AutoCloseable {
     /** Processes whose CPU time each window measures, by name ("worker", "database"): a supplier of their pids. */
     private final Map<String, java.util.function.Supplier<List<Long>>> watched = new LinkedHashMap<>();
     private Map<String, Double> cpuBefore = Map.of();
+    private Map<String, Map<Long, ProcessCpu.Thread>> threadsBefore = Map.of();
 
     /**
      * Measures the CPU time of the processes {@code pids} names (read at each {@link #start()} and {@link #stop()},
@@ -81,6 +91,16 @@ public final class ServerCounters implements AutoCloseable {
      */
     public void watchCpu(String name, java.util.function.Supplier<List<Long>> pids) {
         watched.put(name, pids);
+    }
+
+    private Map<String, Map<Long, ProcessCpu.Thread>> threadsNow() {
+        Map<String, Map<Long, ProcessCpu.Thread>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, java.util.function.Supplier<List<Long>>> e : watched.entrySet()) {
+            Map<Long, ProcessCpu.Thread> all = new java.util.HashMap<>();
+            for (long pid : e.getValue().get()) all.putAll(ProcessCpu.threads(pid));
+            out.put(e.getKey(), all);
+        }
+        return out;
     }
 
     private Map<String, Double> cpuNow() {
@@ -102,6 +122,7 @@ public final class ServerCounters implements AutoCloseable {
     public void start() throws SQLException {
         mid = null;
         cpuBefore = cpuNow();
+        threadsBefore = threadsNow();
         before = read();
         // Questions counts the statement that reads it: the read of "before" is in "before", not in the window.
         ownStatements.set(0);
@@ -138,7 +159,17 @@ public final class ServerCounters implements AutoCloseable {
             // a process that is not the one measured at start (a restarted worker) has no window of its own
             cpu.put(e.getKey(), b == null || e.getValue() < b ? Double.NaN : e.getValue() - b);
         }
-        return new Delta(delta, peak.get(), ownStatements.get(), second, cpu);
+        Map<String, Map<String, Double>> threads = new LinkedHashMap<>();
+        threadsNow().forEach((name, after2) -> {
+            // a thread that did not exist at the start counts whole (threads started by the run)
+            List<Map.Entry<String, Double>> d = new java.util.ArrayList<>(
+                    ProcessCpu.byName(threadsBefore.getOrDefault(name, Map.of()), after2).entrySet());
+            d.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+            Map<String, Double> ordered = new LinkedHashMap<>();
+            for (Map.Entry<String, Double> x : d) if (x.getValue() > 0.005) ordered.put(x.getKey(), x.getValue());
+            threads.put(name, ordered);
+        });
+        return new Delta(delta, peak.get(), ownStatements.get(), second, cpu, threads);
     }
 
     /** Stops sampling without reading anything (after a failed variant). */

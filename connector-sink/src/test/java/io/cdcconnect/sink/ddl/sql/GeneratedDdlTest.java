@@ -85,7 +85,7 @@ class GeneratedDdlTest {
         assertTrue(refused > seeds / 10, "too few refused texts to prove anything: " + refused);
     }
 
-    private static String statement(Random r) {
+    static String statement(Random r) {
         List<String> t = new ArrayList<>();
         switch (r.nextInt(8)) {
             case 0 -> {

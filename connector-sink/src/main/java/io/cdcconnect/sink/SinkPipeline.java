@@ -58,7 +58,7 @@ import static io.cdcconnect.sink.CdcSinkConfig.APPLY_DRAIN_TIMEOUT_MS;
  * needs all earlier rows applied. Records wait in their partition's {@link PartitionGates} until it flows and the
  * buffer has room. Knows nothing of Connect types, so tests drive it with plain values.
  */
-public final class SinkPipeline implements AutoCloseable {
+public final class SinkPipeline implements AutoCloseable, DdlSequencer.Pipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkPipeline.class);
 
@@ -111,7 +111,7 @@ public final class SinkPipeline implements AutoCloseable {
         this.checkpoints = new CheckpointVerifier(parts.control());
         this.keepsCheckpoints = parts.control().enabled();
         this.ddl = new DdlSequencer(config, metrics, parts.control(), parts.ddlExecutor(), shapes, gates,
-                new DdlSequencer.Pipeline(this::drain, tracker::appliedOffsets, this::rejectedRows));
+                this);
         TableAutoCreator tables = parts.tables() != null ? parts.tables()
                 : new TableAutoCreator(false, false, null, null, null, metrics, null);
         this.dispatcher = new TransactionDispatcher(shapes, ddl, metrics, tracker, apply.detector(), safeMode, buffer,
@@ -136,7 +136,8 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     /** Where rows the target rejects go, as set now. */
-    RejectedRows rejectedRows() {
+    @Override
+    public RejectedRows rejections() {
         return rejectedRows;
     }
 
@@ -234,7 +235,7 @@ public final class SinkPipeline implements AutoCloseable {
                         p.safeMode.mode().configName()), ds, cachePolicy,
                 new TransactionApplier(new DmlBuilder(dialect, limits.maxAllowedPacket(),
                         config.foreignKeyChecks().on(dialect)), metrics), metrics,
-                p::release, p::wake, p::rejectedRows, tableChanges);
+                p::release, p::wake, p::rejections, tableChanges);
         p.tlsCipher = dialect.tlsCipher();
         LOG.info("Sink pipeline connected to {} (dialect {}, driver {}, largest statement {} bytes, prepared statements"
                         + " allowed {}): {} workers, statement cache {} per connection, safe.mode={}, foreign.key.checks={}{}",
@@ -372,8 +373,10 @@ public final class SinkPipeline implements AutoCloseable {
         if (ddl.replays().applied(partition, offset)) {
             // committed downstream before a DDL ran (the checkpoint says so); Connect had not committed it yet (an
             // empty rest of the DDL's own record, held behind it, only completes the record's offset)
+            // (the empty rest is no replay: neither counted nor warned about, which after every counted statement
+            // told of records "delivered again" that never were)
             if (!events.isEmpty()) metrics.replaySkipped();
-            if (checkpointSkipWarned.add(partition)) {
+            if (!events.isEmpty() && checkpointSkipWarned.add(partition)) {
                 LOG.warn("{}: records from offset {} through the DDL checkpoint's offset {} are skipped: they were "
                         + "applied before a DDL statement ran, and Connect delivers them again; counted in "
                         + "replays-skipped-total", partition, offset, ddl.replays().checkpoint(partition));
@@ -461,11 +464,13 @@ public final class SinkPipeline implements AutoCloseable {
     }
 
     /** Highest offset per partition through which every record is committed downstream. */
+    @Override
     public Map<SourcePartition, Long> appliedOffsets() {
         return tracker.appliedOffsets();
     }
 
     /** Dispatches everything held and waits until it is applied (or the timeout passes). */
+    @Override
     public boolean drain(long timeoutMillis) {
         assembler.closeAll();
         return apply.awaitIdle(timeoutMillis);

@@ -118,7 +118,22 @@ class DdlSequencerTest {
         };
         return new DdlSequencer(config, SinkMetrics.inMemory("seq", "0"),
                 new InMemoryControlStore(new InMemoryControlStore.Shared()), executor, shapes, gates,
-                new DdlSequencer.Pipeline(timeout -> true, Map::of, () -> null));
+                new DdlSequencer.Pipeline() {
+                    @Override
+                    public boolean drain(long timeoutMillis) {
+                        return true; // no rows here
+                    }
+
+                    @Override
+                    public Map<SourcePartition, Long> appliedOffsets() {
+                        return Map.of();
+                    }
+
+                    @Override
+                    public io.cdcconnect.sink.apply.RejectedRows rejections() {
+                        return null;
+                    }
+                });
     }
 
     /** The statement's text out of a key ({@link DdlSequencer#key}: ts, schema, text, and a sending's number). */

@@ -107,7 +107,7 @@ final class DdlRunner {
         try {
             if (run) {
                 if (outcome.rejected() != null) {
-                    io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections().get();
+                    io.cdcconnect.sink.apply.RejectedRows rejections = pipeline.rejections();
                     if (!rejections.tolerated()) {
                         throw new ApplyException(outcome.rejected().getMessage(), outcome.rejected());
                     }
@@ -127,7 +127,7 @@ final class DdlRunner {
             // every record before it, of every partition, is committed downstream, and so is the DDL's own record:
             // make that durable before moving on, so a crash before Connect's next commit does not replay them
             // (last: once it is written, the copies are never seen again)
-            Map<SourcePartition, Long> through = new HashMap<>(pipeline.appliedOffsets().get());
+            Map<SourcePartition, Long> through = new HashMap<>(pipeline.appliedOffsets());
             // the statement's own record: the copies' (of partitions still this task's), or the one it came in
             if (copies.isEmpty()) through.merge(partition, offset, Math::max);
             copies.forEach((p, o) -> through.merge(p, o, Math::max));
@@ -163,14 +163,14 @@ final class DdlRunner {
 
     /** Records durably how far every partition is committed downstream now (before a statement runs or is agreed). */
     void checkpointApplied() {
-        Map<SourcePartition, Long> applied = pipeline.appliedOffsets().get();
+        Map<SourcePartition, Long> applied = pipeline.appliedOffsets();
         if (applied.isEmpty()) return;
         checkpoint.record(applied, 0, Set.of());
     }
 
     /** All earlier rows, of every partition, go first. */
     void drainBefore(SourcePartition partition, long offset) {
-        if (!pipeline.drain().test(config.applyDrainTimeoutMs())) {
+        if (!pipeline.drain(config.applyDrainTimeoutMs())) {
             throw new ApplyException("the DDL at " + partition + "@" + offset + " waited " + config.applyDrainTimeoutMs()
                     + " ms (" + APPLY_DRAIN_TIMEOUT_MS + ") for the rows before it to be applied: the target is not "
                     + "keeping up; raise " + APPLY_DRAIN_TIMEOUT_MS + " (below max.poll.interval.ms) or restart the "

@@ -21,8 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.LongPredicate;
-import java.util.function.Supplier;
 
 /**
  * Where DDL statements go among the rows: the one owner of the statements waiting, their copies, claims and runs.
@@ -51,15 +49,20 @@ import java.util.function.Supplier;
 public final class DdlSequencer {
 
     /**
-     * What the sequencer needs of the pipeline.
-     *
-     * @param drain          dispatches everything held and waits until it is applied; false when the timeout passed
-     * @param appliedOffsets highest offset per partition through which every record is committed downstream
-     * @param rejections     where the record of a statement the target refuses for its content goes
-     *                       ({@link DdlRejectedException}), when errors.tolerance lets it
+     * What the sequencer asks of the pipeline it orders (the pipeline itself: no function-valued wires).
      */
-    public record Pipeline(LongPredicate drain, Supplier<Map<SourcePartition, Long>> appliedOffsets,
-                           Supplier<io.cdcconnect.sink.apply.RejectedRows> rejections) {
+    public interface Pipeline {
+        /** Dispatches everything held and waits until it is applied; false when {@code timeoutMillis} passed first. */
+        boolean drain(long timeoutMillis);
+
+        /** Highest offset per partition through which every record is committed downstream. */
+        Map<SourcePartition, Long> appliedOffsets();
+
+        /**
+         * Where the record of a statement the target refuses for its content goes ({@code DdlRejectedException}),
+         * when errors.tolerance lets it.
+         */
+        io.cdcconnect.sink.apply.RejectedRows rejections();
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DdlSequencer.class);
@@ -68,6 +71,8 @@ public final class DdlSequencer {
     private final Pipeline pipeline;
     private final DdlRunner runner;
     private final ControlStore control;
+    /** Whether the connector keeps a control store ({@code ddl.checkpoint.database} set): asked once. */
+    private final boolean stored;
     private final ReplayRules replays;
     private final TableShapes shapes;
     private final PartitionHolds gates;
@@ -105,6 +110,7 @@ public final class DdlSequencer {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.control = control;
+        this.stored = control.enabled();
         this.replays = new ReplayRules(control);
         this.shapes = shapes;
         this.runner = new DdlRunner(config, metrics, shapes, pipeline, executor, control, replays);
@@ -235,7 +241,7 @@ public final class DdlSequencer {
                          long restBytes) {
         String topic = partition.topic();
         if (LOG.isTraceEnabled()) LOG.trace("DDL copy at {}@{}: {} ({} copies)", partition, offset, ddl.query(), ddlCopies);
-        if (ddlCopies > 1 && !control.enabled() && config.taskCount() > 1) {
+        if (ddlCopies > 1 && !stored && config.taskCount() > 1) {
             // without a store each task would run it once its own partitions passed it: a TRUNCATE a second time,
             // after rows written since (validation refuses this configuration; this is for one that bypassed it)
             throw new io.cdcconnect.sink.apply.ApplyException("The DDL at " + partition + "@" + offset + " ("
@@ -246,7 +252,7 @@ public final class DdlSequencer {
                     + "(docs/ordering.md)");
         }
         String key = key(ddl.commitTs(), ddl.schema(), ddl.query());
-        if (ddlCopies > 1 && control.enabled() && copyRan(topic, key, partition, offset)) {
+        if (ddlCopies > 1 && stored && copyRan(topic, key, partition, offset)) {
             // an earlier owner of the partition handled this copy, and its sending ran: nothing left to do
             LOG.warn("The DDL at {} skipped: its sending ran before this task received the copy again (an earlier "
                     + "owner of the partition handled it); counted in replays-skipped-total", partition + "@" + offset);
@@ -254,7 +260,7 @@ public final class DdlSequencer {
             metrics.replaySkipped();
             return false;
         }
-        if (ddlCopies == 0 && control.enabled() && uncountedCopyRan(topic, key, partition, offset)) {
+        if (ddlCopies == 0 && stored && uncountedCopyRan(topic, key, partition, offset)) {
             // the late copy of an uncounted statement that ran once every partition had passed it (this partition
             // by its events after it): the store says so, after a restart too
             LOG.warn("Late copy of the DDL at {} skipped: it ran when every partition had passed it (this partition's "
@@ -294,7 +300,7 @@ public final class DdlSequencer {
         }
         // a sending coordinated through the store waits under its own key: a partition that lags may still be at an
         // earlier sending of the same statement while another is at a later one
-        ControlStore.Sending sending = ddlCopies > 1 && control.enabled() ? sending(topic, key, partition, offset) : null;
+        ControlStore.Sending sending = ddlCopies > 1 && stored ? sending(topic, key, partition, offset) : null;
         String pendingKey = HeldDdl.pendingKey(key, sending);
         // the first copy starts its wait (the time only dates the warning after ddl.barrier.timeout.ms)
         pending.computeIfAbsent(topic, t -> new java.util.LinkedHashMap<>())
@@ -321,7 +327,7 @@ public final class DdlSequencer {
      * theirs, are known as run, after a restart too (the statement's identity, not its commit ts, tells them).
      */
     private void uncountedRan(HeldDdl held, String topic, Map<SourcePartition, Long> passed) {
-        if (held.copies != 0 || !control.enabled()) return;
+        if (held.copies != 0 || !stored) return;
         try {
             control.uncountedRan(topic, held.key, passed);
         } catch (java.sql.SQLException e) {
@@ -414,7 +420,7 @@ public final class DdlSequencer {
      * @return whether every assigned partition of the topic has now passed the statement
      */
     private boolean passedByStore(HeldDdl held) {
-        if (held.copies <= 1 || !control.enabled()) return false;
+        if (held.copies <= 1 || !stored) return false;
         Set<SourcePartition> missing = missing(held);
         if (missing.isEmpty()) return false;
         try {
@@ -447,7 +453,7 @@ public final class DdlSequencer {
             if (o >= 0) copies.put(p, o);
         });
         boolean run = true;
-        if (held.copies > 1 && control.enabled()) {
+        if (held.copies > 1 && stored) {
             // copies went to several partitions, which may be (or, after a rebalance, may have been) other tasks':
             // all of them must pass it, and one task runs it, once (ddl_run), whichever task holds them
             DdlCoordinator.State state = held.coordinate(topic, Set.copyOf(assigned), control, runner, config);

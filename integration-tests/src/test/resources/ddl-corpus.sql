@@ -2,7 +2,8 @@
 -- Each group names after its colon the tables it leaves behind; each DDL statement is followed by rows written.
 -- Statements end with ';' at the end of a line. Written for DdlCorpusEndToEndTest. A line '-- postgresql refuses: why'
 -- says that the next statement is refused by the PostgreSQL target with its reason (the dead-letter queue), as
--- documented: any other refusal fails the test, and so does this one's absence.
+-- documented (docs/migration-mysql-to-postgresql.md); '-- mysql8 refuses: why' the same of the MySQL 8.0 target
+-- (docs/sink.md; none today): any other refusal fails the test, and so does a marked one's absence.
 
 -- group rails_users: users
 CREATE TABLE users (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, email VARCHAR(255) NOT NULL, name VARCHAR(100) NULL, created_at DATETIME(6) NOT NULL, updated_at DATETIME(6) NOT NULL);

@@ -290,4 +290,49 @@ class MySql8TargetTest {
         for (int i = 0; i < tables; i++) assertEquals(List.of(List.of("9", "f" + i)),
                 target.query("SELECT COUNT(*), MIN(v) FROM f" + i));
     }
+
+    /**
+     * MariaDB's {@code DROP CONSTRAINT} (of a CHECK, a foreign key, a unique key; with {@code IF EXISTS}; beside
+     * another clause), as migrations on a MariaDB source write it, into MySQL 8.0.15, which has no {@code DROP
+     * CONSTRAINT} (8.0.19) and keeps no CHECK (8.0.16): each statement runs as what the name is on the target, and
+     * the one of the CHECK, which the server never kept, leaves its clause out. Before, each of them failed the task
+     * with the server's syntax error 1064.
+     */
+    @Test
+    void mariaDbsDropConstraintRunsAsWhatTheNameIsOnTheTarget() throws Exception {
+        long t = System.currentTimeMillis() + 3_600_000;
+        TableInfo child = TableInfo.of(source.name(), "child", List.of(
+                ColumnInfo.of("id", MySqlType.LONG, ColumnFlags.PRIMARY_KEY | ColumnFlags.HANDLE_KEY),
+                ColumnInfo.of("pid", MySqlType.LONG, ColumnFlags.NULLABLE),
+                ColumnInfo.of("qty", MySqlType.LONG, ColumnFlags.NULLABLE)));
+        List<ChangeEvent> history = List.of(
+                ddl("parent", "CREATE TABLE parent (id INT PRIMARY KEY, code VARCHAR(10), "
+                        + "CONSTRAINT uq_code UNIQUE (code))", DdlChange.Kind.CREATE, t),
+                ddl("child", "CREATE TABLE child (id INT PRIMARY KEY, pid INT, qty INT, "
+                        + "CONSTRAINT fk_child_parent FOREIGN KEY (pid) REFERENCES parent (id))", DdlChange.Kind.CREATE,
+                        t + 1),
+                ddl("child", "ALTER TABLE child ADD CONSTRAINT chk_qty CHECK (qty > 0)", DdlChange.Kind.ALTER, t + 2),
+                ddl("child", "ALTER TABLE child DROP CONSTRAINT chk_qty", DdlChange.Kind.ALTER, t + 3),
+                RowChange.insert(child, new Object[]{1, null, 0}, Rows.ts(t + 4)),
+                ddl("child", "ALTER TABLE child DROP CONSTRAINT fk_child_parent, ADD COLUMN note VARCHAR(20)",
+                        DdlChange.Kind.ALTER, t + 5),
+                ddl("parent", "ALTER TABLE parent DROP CONSTRAINT uq_code", DdlChange.Kind.ALTER, t + 6),
+                ddl("child", "ALTER TABLE child ADD COLUMN extra INT, DROP CONSTRAINT IF EXISTS fk_gone",
+                        DdlChange.Kind.ALTER, t + 7));
+        Map<String, String> props = Map.of("name", "my8-dropc-" + UUID.randomUUID().toString().substring(0, 8),
+                "schema.map", source.name() + "=" + target.name());
+        try (TaskDriver task = new TaskDriver(server, props)) {
+            task.put(history.toArray(ChangeEvent[]::new));
+            task.awaitApplied();
+        }
+        assertEquals(List.of(Arrays.asList("1", null, "0")), target.query("SELECT id, pid, qty FROM child"));
+        assertEquals(List.of(List.of("child", "PRIMARY KEY"), List.of("parent", "PRIMARY KEY")),
+                target.query("SELECT table_name, constraint_type FROM information_schema.table_constraints WHERE "
+                        + "table_schema = '" + target.name() + "' ORDER BY table_name, constraint_name"),
+                "the foreign key and the unique key are gone, the primary keys kept");
+        assertEquals(List.of(List.of("id"), List.of("pid"), List.of("qty"), List.of("note"), List.of("extra")),
+                target.query("SELECT column_name FROM information_schema.columns WHERE table_schema = '"
+                        + target.name() + "' AND table_name = 'child' ORDER BY ordinal_position"),
+                "the clauses beside DROP CONSTRAINT ran");
+    }
 }

@@ -170,6 +170,7 @@ public final class DdlApplier {
                 } else {
                     LOG.info("Applied DDL {} in {} (commitTs {}, from {}){}", ddl.kind(), dialect.quote(targetSchema),
                             ddl.commitTs(), origin, ran.size() == 1 && ran.get(0).equals(ddl.query()) ? ""
+                                    : ran.isEmpty() ? ": nothing left to run once the clauses above were left out"
                                     : " as " + redact(String.join("; ", ran)));
                 }
             } catch (UnsupportedDdlException e) {

@@ -107,7 +107,8 @@ public final class SinkMetrics implements AutoCloseable {
                     + "error was proved a replay (the result already in the target), or the sink skipped them (CREATE/"
                     + "DROP/ALTER DATABASE of a database schema.map renames)"),
             Metric.counter(DDL_CLAUSES_DROPPED, "clauses", "parts of DDL statements the target's translation left out "
-                    + "on purpose (PostgreSQL: MySQL-only options, FULLTEXT indexes ...), each logged at WARN"),
+                    + "on purpose (PostgreSQL: MySQL-only options, FULLTEXT indexes ...; MySQL before 8.0.16: "
+                    + "`DROP CONSTRAINT` of a CHECK it never kept), each logged at WARN"),
             Metric.counter(DDL_WAIT_TIMEOUTS, "warnings", "times a DDL statement waited past ddl.barrier.timeout.ms "
                     + "for its partitions (it keeps waiting; docs/ordering.md)"),
             Metric.counter(TABLES_CREATED, "tables", "target tables created from a row's columns (auto.create)"),

@@ -76,7 +76,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
         String name = configured == null ? "auto" : configured.toLowerCase(Locale.ROOT);
         return switch (name) {
             case "mariadb" -> new MariaDbDialect();
-            case "mysql57" -> new MySql57Dialect();
+            case "mysql57" -> new MySql57Dialect(serverVersion);
             case "mysql8" -> new MySql8Dialect();
             case "tidb" -> new TiDbDialect();
             case "auto" -> fromVersion(serverVersion);
@@ -98,7 +98,7 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
             int patch = Integer.parseInt(m.group(3));
             if (major > 8 || (major == 8 && (minor > 0 || patch >= 20))) return new MySql8Dialect();
         }
-        return new MySql57Dialect();
+        return new MySql57Dialect(v);
     }
 
     @Override
@@ -438,9 +438,65 @@ public abstract class MySqlFamilyDialect extends StandardSqlDialect {
                 // unknown database: only a statement that creates it can run
             }
         }
-        String statement = parsed.mysql(db -> schemaMap.getOrDefault(db, db), writesTiDbFeatures());
+        ParsedDdl toRun = parsed;
+        List<String> leftOut = List.of();
+        if (!dropsConstraintsByName() || !keepsCheckConstraints()) {
+            MySqlDropConstraint.Rewrite r = MySqlDropConstraint.rewrite(parsed, dropsConstraintsByName(),
+                    keepsCheckConstraints(), serverName(), name -> constraintTypes(st.getConnection(), parsed,
+                            targetSchema, schemaMap, name));
+            leftOut = r.leftOut();
+            if (r.statement() == null) return new DdlRun(List.of(), List.of(), leftOut); // no clause left to run
+            toRun = r.statement();
+        }
+        String statement = toRun.mysql(db -> schemaMap.getOrDefault(db, db), writesTiDbFeatures());
         st.execute(statement);
-        return new DdlRun(List.of(statement), didNothing(st), List.of());
+        return new DdlRun(List.of(statement), didNothing(st), leftOut);
+    }
+
+    /**
+     * Whether the server runs {@code ALTER TABLE ... DROP CONSTRAINT c} (MariaDB; MySQL from 8.0.19): where not, the
+     * sink writes the clause as what the target's catalog says {@code c} is ({@link MySqlDropConstraint}).
+     */
+    protected boolean dropsConstraintsByName() {
+        return true;
+    }
+
+    /**
+     * Whether the server keeps CHECK constraints (MariaDB 10.2+; MySQL from 8.0.16, which also added
+     * {@code DROP CHECK}): before, MySQL reads a CHECK clause and ignores it.
+     */
+    protected boolean keepsCheckConstraints() {
+        return true;
+    }
+
+    /** The server as the sink's messages name it ("MySQL 8.0.15"). */
+    protected String serverName() {
+        return name();
+    }
+
+    /** The types of the constraints named {@code name} of the table an ALTER TABLE changes, from the catalog. */
+    private static List<String> constraintTypes(Connection c, ParsedDdl parsed, String targetSchema,
+                                                Map<String, String> schemaMap, String name) throws SQLException {
+        ParsedDdl.Qualified table = null;
+        for (ParsedDdl.Piece p : parsed.pieces()) {
+            if (p instanceof ParsedDdl.Qualified q) {
+                table = q;
+                break;
+            }
+        }
+        if (table == null) return List.of();
+        String schema = table.schema() == null ? targetSchema : schemaMap.getOrDefault(table.schema(), table.schema());
+        List<String> types = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT CONSTRAINT_TYPE FROM information_schema.TABLE_CONSTRAINTS "
+                + "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_NAME = ? ORDER BY CONSTRAINT_TYPE")) {
+            ps.setString(1, schema);
+            ps.setString(2, table.name());
+            ps.setString(3, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) types.add(rs.getString(1));
+            }
+        }
+        return types;
     }
 
     /**

@@ -36,6 +36,16 @@ public final class CdcSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSinkTask.class);
     /** How soon Connect calls put() again while something waits that only a re-check can release. */
     static final long RECHECK_MS = 200;
+    /**
+     * The first re-check while a DDL statement runs beside the task thread, or when records wait behind one that
+     * just ran: doubled at each re-check to {@link #RECHECK_MS}. A CREATE or ALTER of a small table is done in a few
+     * milliseconds, and every partition may be paused behind it (a snapshot's CREATE statements at a stream's
+     * start): re-checked only every 200 ms, each statement cost the task about 150 ms of nothing (16 statements
+     * 2.3 s of a cold 12 s run, 2026-12-07). When put() comes is not an ordering decision: it only looks sooner.
+     */
+    static final long QUICK_RECHECK_MS = 2;
+    /** Re-checks in a row while a statement runs (or records wait behind one that ran). */
+    private int quickRechecks;
 
     private CdcSinkConfig config;
     private SinkPipeline pipeline;
@@ -188,8 +198,16 @@ public final class CdcSinkTask extends SinkTask {
         if (!records.isEmpty()) stopWarmup();
         if (intake.put(records) && context != null) {
             // a statement waits on other tasks, or partitions are held: come back soon even if every partition
-            // is paused (Connect's poll would otherwise block until its next offset commit)
-            context.timeout(RECHECK_MS);
+            // is paused (Connect's poll would otherwise block until its next offset commit); sooner while a statement
+            // runs or records wait behind one that ran
+            if (pipeline != null && pipeline.statementDueSoon()) {
+                context.timeout(Math.min(RECHECK_MS, QUICK_RECHECK_MS << Math.min(quickRechecks++, 7)));
+            } else {
+                quickRechecks = 0;
+                context.timeout(RECHECK_MS);
+            }
+        } else {
+            quickRechecks = 0;
         }
     }
 

@@ -460,7 +460,19 @@ public final class SinkPipeline implements AutoCloseable, DdlSequencer.Pipeline 
         checkFailure();
         // records fenced behind a statement that ran in this put(): come back soon for them
         boolean fenced = ddl.statementsRun() != runsBeforePut && !busy.isEmpty();
+        fencedLastPut = fenced;
         return recheck || fenced || gates.waitingForRoom();
+    }
+
+    /** Whether the last {@link #endBatch} fenced records behind a statement that ran in its put(). */
+    private boolean fencedLastPut;
+
+    /**
+     * Whether what the next put() can do comes within milliseconds: a statement runs beside the task thread (most are
+     * done in a few), or records wait behind one that ran in the last put().
+     */
+    public boolean statementDueSoon() {
+        return fencedLastPut || ddl.running();
     }
 
     /** Highest offset per partition through which every record is committed downstream. */

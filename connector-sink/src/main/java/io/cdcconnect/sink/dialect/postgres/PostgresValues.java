@@ -1,13 +1,13 @@
 package io.cdcconnect.sink.dialect.postgres;
 
-import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes;
+import io.cdcconnect.sink.dialect.postgres.types.PostgresTypes;
 
-import static io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.hex;
-import static io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.show;
+import static io.cdcconnect.sink.dialect.postgres.types.PostgresTypes.hex;
+import static io.cdcconnect.sink.dialect.postgres.types.PostgresTypes.show;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
 import io.cdcconnect.sink.dialect.ValueConverter;
-import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.PgKind;
+import io.cdcconnect.sink.dialect.postgres.types.PostgresTypes.PgKind;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

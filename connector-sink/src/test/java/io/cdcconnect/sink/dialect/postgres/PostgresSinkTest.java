@@ -1,6 +1,6 @@
 package io.cdcconnect.sink.dialect.postgres;
 
-import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes;
+import io.cdcconnect.sink.dialect.postgres.types.PostgresTypes;
 import io.cdcconnect.codec.canal.CanalJsonOptions;
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;

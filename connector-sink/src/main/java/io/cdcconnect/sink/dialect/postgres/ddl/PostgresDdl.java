@@ -1,5 +1,7 @@
 package io.cdcconnect.sink.dialect.postgres.ddl;
 
+import io.cdcconnect.sink.dialect.postgres.types.PostgresTypes;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;

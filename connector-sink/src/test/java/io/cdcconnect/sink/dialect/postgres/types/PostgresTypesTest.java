@@ -1,9 +1,9 @@
-package io.cdcconnect.sink.dialect.postgres.ddl;
+package io.cdcconnect.sink.dialect.postgres.types;
 
 import io.cdcconnect.codec.model.ColumnFlags;
 import io.cdcconnect.codec.model.ColumnInfo;
 import io.cdcconnect.codec.model.MySqlType;
-import io.cdcconnect.sink.dialect.postgres.ddl.PostgresTypes.PgKind;
+import io.cdcconnect.sink.dialect.postgres.types.PostgresTypes.PgKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.cdcconnect.sink.dialect.postgres.ddl;
+package io.cdcconnect.sink.dialect.postgres.types;
 
 import io.cdcconnect.codec.model.ColumnInfo;
 

@@ -131,8 +131,9 @@ class CdcSinkTaskTest {
         target.exec("INSERT INTO items VALUES (5, 'already')");
         startTask("never");
         TableInfo t = Rows.idValue(source.name(), "items");
-        task.put(List.of(record(RowChange.insert(t, new Object[]{5L, "again"}, Rows.ts(5000)))));
         ConnectException e = assertThrows(ConnectException.class, () -> {
+            // the worker's failure surfaces at the end of a put(): this one, when the worker is quick, or a later one
+            task.put(List.of(record(RowChange.insert(t, new Object[]{5L, "again"}, Rows.ts(5000)))));
             for (int i = 0; i < 1000; i++) {
                 task.put(List.of());
                 Thread.sleep(20);
@@ -154,8 +155,10 @@ class CdcSinkTaskTest {
             // independent transactions, which workers may commit together
             batch.add(record(RowChange.insert(t, new Object[]{(long) i, "v" + i}, Rows.ts(5000 + i))));
         }
-        task.put(batch);
         ConnectException e = assertThrows(ConnectException.class, () -> {
+            // the worker's failure surfaces at the end of a put(): this one, when the workers are quick, or a later
+            // one (it failed the first put() of a busy run, 2026-12-08)
+            task.put(batch);
             for (int i = 0; i < 1000; i++) {
                 task.put(List.of());
                 Thread.sleep(20);
